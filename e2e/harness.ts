@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import type { UserSeed } from '../server/db/factories.js';
+import { buildTestApp } from '../server/test/app.js';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM_PATH);
+const WEB_DIST = path.resolve('web/dist');
+const SCREENSHOTS = path.resolve('e2e/screenshots');
+
+export type Mail = { subject: string; text: string; link: string | undefined };
+
+export type Podium = {
+  baseUrl: string;
+  /** The newest mail to an address; waits up to 5 s for it to arrive. */
+  lastMail(to: string): Promise<Mail>;
+  createUser(u: UserSeed & { email: string; password: string }): Promise<{ id: string }>;
+  close(): Promise<void>;
+};
+
+/** A real Podium server on a fresh database, serving the built web app on a free port. */
+export async function startPodium(): Promise<Podium> {
+  if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
+    throw new Error('web/dist is missing: run `npm run build:web` (npm test does it for you)');
+  }
+  const t = await buildTestApp({ webDist: WEB_DIST });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  // Links in mails must point at this server.
+  t.config.publicOrigin = baseUrl;
+  return {
+    baseUrl,
+    async lastMail(to) {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const mail = await t.lastMail(to.toLowerCase());
+        if (mail) return mail;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async createUser(u) {
+      const row = await t.createUser(u);
+      return { id: row.id };
+    },
+    close: () => t.close(),
+  };
+}
+
+/** Headless system Chromium with the flags this machine needs. */
+export function openBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** Saves a full-page screenshot as e2e/screenshots/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { registerErrorHandler } from './lib/errors.js';
+import type { FileStorage } from './lib/files/storage.js';
+import type { Mailer } from './lib/mail/mailer.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { authService } from './modules/auth/auth.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { oidcRoutes } from './modules/auth/oidc.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { usersService } from './modules/users/users.service.js';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  storage: FileStorage;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+};
+
+export const API_PREFIX = '/api/v1';
+
+/** Builds the whole server: plugins, error handling, modules, and the web app. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, mailer } = deps;
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Request ids let a support person find one student's request in the logs.
+    genReqId: () => crypto.randomUUID(),
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI and emotion inject <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, { limits: { fileSize: config.files.maxBytes, files: 20 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Podium API', version: '1' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.decorateRequest('actor', null);
+
+  // Composition root: each service gets exactly what it needs.
+  const users = usersService({ db: database.db });
+  const auth = authService({ db: database.db, config, clock, mailer, users });
+  app.decorate('resolveSession', auth.resolveSession);
+
+  await app.register(healthRoutes(database), { prefix: API_PREFIX });
+  await app.register(authRoutes(auth, config), { prefix: `${API_PREFIX}/auth-service` });
+  await app.register(oidcRoutes({ db: database.db, config, clock, users, auth }), {
+    prefix: `${API_PREFIX}/auth-service`,
+  });
+  await app.register(usersRoutes(users), { prefix: `${API_PREFIX}/user-mgmt` });
+
+  await registerWebApp(app, config.webDist);
+  return app;
+}
+
+/** Serves the built web app; every non-API GET that is not a file gets index.html. */
+async function registerWebApp(app: FastifyInstance, webDist: string) {
+  const index = path.join(webDist, 'index.html');
+  if (!existsSync(index)) {
+    app.log.warn({ webDist }, 'web app not built; run `npm run build:web`');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: false,
+    setHeaders: (res, filePath) => {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (url.startsWith('/api/')) {
+      return reply.status(404).send({
+        error: { statusCode: 404, code: 'NOT_FOUND', message: `No route GET ${url}` },
+      });
+    }
+    const file = url.slice(1);
+    if (
+      file &&
+      !file.includes('..') &&
+      existsSync(path.join(webDist, file)) &&
+      path.extname(file)
+    ) {
+      return reply.sendFile(file);
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}

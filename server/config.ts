@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/**
+ * Environment → typed configuration. With nothing set, Podium runs embedded: PGlite under
+ * DATA_DIR, files under DATA_DIR/files, mail written to DATA_DIR/outbox.
+ */
+export type Config = {
+  port: number;
+  host: string;
+  publicOrigin: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  trustProxy: boolean;
+  admin: { email: string | undefined; password: string | undefined };
+  session: { ttlHours: number };
+  links: { confirmTtlHours: number; resetTtlMinutes: number; loginTtlMinutes: number };
+  auth: {
+    maxFailuresPerAccount: number;
+    maxFailuresPerAddress: number;
+    failureWindowMinutes: number;
+  };
+  rateLimit: { authPerMinute: number };
+  files: {
+    maxBytes: number;
+    s3: {
+      endpoint: string | undefined;
+      region: string;
+      bucket: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
+  };
+  mail: { smtpUrl: string | undefined; from: string };
+  oidc: {
+    issuer: string | undefined;
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+    label: string;
+  };
+  webDist: string;
+  cookieSecret: string;
+};
+
+const int = (v: string | undefined, d: number) => {
+  const n = v === undefined || v === '' ? d : Number.parseInt(v, 10);
+  if (!Number.isFinite(n)) throw new Error(`Expected a number, got ${v}`);
+  return n;
+};
+const bool = (v: string | undefined, d: boolean) =>
+  v === undefined || v === '' ? d : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+const str = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  return {
+    port: int(env.PORT, 3000),
+    host: env.HOST ?? '0.0.0.0',
+    publicOrigin: str(env.PUBLIC_ORIGIN)?.replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: str(env.DATABASE_URL),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: bool(env.TRUST_PROXY, false),
+    admin: { email: str(env.ADMIN_EMAIL), password: str(env.ADMIN_PASSWORD) },
+    session: { ttlHours: int(env.SESSION_TTL_HOURS, 24 * 14) },
+    links: {
+      confirmTtlHours: int(env.CONFIRM_LINK_TTL_HOURS, 72),
+      resetTtlMinutes: int(env.RESET_LINK_TTL_MINUTES, 60),
+      loginTtlMinutes: int(env.LOGIN_LINK_TTL_MINUTES, 10),
+    },
+    auth: {
+      maxFailuresPerAccount: int(env.AUTH_MAX_FAILURES_PER_ACCOUNT, 5),
+      maxFailuresPerAddress: int(env.AUTH_MAX_FAILURES_PER_ADDRESS, 50),
+      failureWindowMinutes: int(env.AUTH_FAILURE_WINDOW_MINUTES, 15),
+    },
+    rateLimit: { authPerMinute: int(env.AUTH_RATE_LIMIT_PER_MINUTE, 120) },
+    files: {
+      maxBytes: int(env.UPLOAD_MAX_BYTES, 10 * 1024 * 1024),
+      s3: {
+        endpoint: str(env.S3_ENDPOINT),
+        region: env.S3_REGION ?? 'us-east-1',
+        bucket: str(env.S3_BUCKET),
+        accessKeyId: str(env.S3_ACCESS_KEY_ID),
+        secretAccessKey: str(env.S3_SECRET_ACCESS_KEY),
+        forcePathStyle: bool(env.S3_FORCE_PATH_STYLE, true),
+      },
+    },
+    mail: { smtpUrl: str(env.SMTP_URL), from: env.MAIL_FROM ?? 'Podium <no-reply@podium.local>' },
+    oidc: {
+      issuer: str(env.OIDC_ISSUER),
+      clientId: str(env.OIDC_CLIENT_ID),
+      clientSecret: str(env.OIDC_CLIENT_SECRET),
+      label: env.OIDC_LABEL ?? 'School account',
+    },
+    webDist: path.resolve(env.WEB_DIST ?? 'web/dist'),
+    cookieSecret: env.COOKIE_SECRET ?? randomBytes(32).toString('hex'),
+  };
+}

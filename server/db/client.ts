@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+/** The database handle every repo takes; a transaction is one too. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+export type Database = {
+  db: Db;
+  kind: 'pg' | 'pglite';
+  /** The PostgreSQL pool (absent on PGlite), for session-level locks. */
+  pool?: pg.Pool;
+  /** Runs plain SQL (migrations, health checks, test setup). */
+  exec(sqlText: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  /** PGlite data directory; `memory://` for a throwaway database. */
+  pgliteDir?: string;
+  poolSize?: number;
+};
+
+/** PostgreSQL when a URL is given, else PGlite persisted under `pgliteDir`. */
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 20,
+      idleTimeoutMillis: 30_000,
+    });
+    // A dropped idle connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'pg',
+      pool,
+      exec: async (text) => {
+        await pool.query(text);
+      },
+      close: () => pool.end(),
+    };
+  }
+  const dir = opts.pgliteDir ?? 'memory://';
+  if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    close: () => client.close(),
+  };
+}

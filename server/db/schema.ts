@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { UserData } from '../../shared/schemas/users.js';
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => tz('created_at').notNull().defaultNow();
+
+/** Everyone who signs in: students, teachers and admins (SPEC.md §3 User). */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    type: text('type', { enum: ['student', 'teacher', 'admin'] }).notNull(),
+    state: text('state', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('inactive'),
+    registered: boolean('registered').notNull().default(false),
+    emailConfirmedAt: tz('email_confirmed_at'),
+    givenName: text('given_name'),
+    familyName: text('family_name'),
+    givenNameNormalized: text('given_name_normalized'),
+    familyNameNormalized: text('family_name_normalized'),
+    locale: text('locale'),
+    uiLocale: text('ui_locale', { enum: ['ro', 'en'] })
+      .notNull()
+      .default('ro'),
+    picture: text('picture'),
+    county: text('county'),
+    country: text('country'),
+    city: text('city'),
+    school: text('school'),
+    grade: integer('grade'),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    occupation: text('occupation'),
+    teacherRef: uuid('teacher_ref').references((): AnyPgColumn => users.id),
+    teacherCode: text('teacher_code'),
+    discipline: text('discipline'),
+    studentCentre: text('student_centre'),
+    data: jsonb('data').$type<UserData>().notNull().default({ shortcuts: [] }),
+    createdAt: createdAt(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+    deletedAt: tz('deleted_at'),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_teacher_code_key').on(t.teacherCode),
+    index('users_teacher_ref_idx').on(t.teacherRef),
+    index('users_type_family_name_idx').on(t.type, t.familyNameNormalized, t.id),
+  ],
+);
+
+/** Opaque session tokens, stored as SHA-256 hashes; valid on every instance. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: tz('expires_at').notNull(),
+    revokedAt: tz('revoked_at'),
+    lastSeenAt: tz('last_seen_at').notNull().defaultNow(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+  ],
+);
+
+/** One-time codes carried by e-mail links (confirmation, password reset, sign-in). */
+export const authLinks = pgTable(
+  'auth_links',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    purpose: text('purpose', { enum: ['confirm', 'reset', 'login', 'oauth'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: tz('expires_at').notNull(),
+    usedAt: tz('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('auth_links_user_idx').on(t.userId, t.purpose)],
+);
+
+/** Failed sign-in counters per account and per address, shared by every instance. */
+export const authFailures = pgTable('auth_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: tz('window_started_at').notNull(),
+});
+
+/** OpenID Connect round trips in flight (state → PKCE verifier and nonce). */
+export const oidcStates = pgTable('oidc_states', {
+  state: text('state').primaryKey(),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  signupType: text('signup_type', { enum: ['student', 'teacher'] })
+    .notNull()
+    .default('student'),
+  expiresAt: tz('expires_at').notNull(),
+});
+
+/**
+ * Append-only record of changes that matter (scores, states, deletions). A trigger in the
+ * migrations refuses UPDATE and DELETE on it.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey(),
+    actorId: uuid('actor_id'),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    reason: text('reason'),
+    at: tz('at').notNull().default(sql`now()`),
+  },
+  (t) => [index('audit_events_entity_idx').on(t.entityType, t.entityId, t.at)],
+);
+
+/** Metadata of stored files; the bytes live in the file storage under `storageKey`. */
+export const files = pgTable(
+  'files',
+  {
+    id: uuid('id').primaryKey(),
+    storageKey: text('storage_key').notNull(),
+    mime: text('mime').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    ownerId: uuid('owner_id'),
+    originalName: text('original_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('files_owner_idx').on(t.ownerId)],
+);

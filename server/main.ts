@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createStorage } from './lib/files/storage.js';
+import { createMailer } from './lib/mail/mailer.js';
+import { ensureAdmin } from './modules/auth/bootstrap.js';
+import { usersService } from './modules/users/users.service.js';
+
+/** Reads the configuration, opens and migrates the database, and serves until told to stop. */
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pgdata'),
+  });
+  await migrate(database);
+
+  const log = { info: (obj: object, msg?: string) => app.log.info(obj, msg) };
+  const app = await buildApp({
+    config,
+    database,
+    mailer: createMailer(config, log),
+    storage: createStorage(config),
+    logger: {
+      level: config.logLevel,
+      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
+    },
+  });
+
+  const admin = await ensureAdmin(usersService({ db: database.db }), config);
+  if (admin.created) {
+    app.log.warn(
+      { email: admin.email },
+      admin.generatedPassword
+        ? `Created the first admin ${admin.email} with password ${admin.generatedPassword} (shown only now; change it from the login page with "forgot password")`
+        : `Created the first admin ${admin.email} from ADMIN_EMAIL/ADMIN_PASSWORD`,
+    );
+  }
+  if (database.kind === 'pglite') {
+    app.log.warn(
+      'Running on the embedded database (PGlite): fine for trying Podium and small events; graded exams belong on PostgreSQL (set DATABASE_URL).',
+    );
+  }
+  if (!config.publicOrigin) {
+    app.log.warn('PUBLIC_ORIGIN is not set: e-mail links use the Host header of each request.');
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close().catch((err) => app.log.error({ err }, 'close failed'));
+    await database.close().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

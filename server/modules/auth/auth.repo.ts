@@ -1,0 +1,132 @@
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { authFailures, authLinks, oidcStates, sessions, users } from '../../db/schema.js';
+import { uuidv7 } from '../../lib/ids.js';
+
+export type LinkPurpose = (typeof authLinks.$inferInsert)['purpose'];
+
+export async function insertSession(
+  db: Db,
+  s: { userId: string; tokenHash: string; expiresAt: Date; ip?: string; userAgent?: string },
+) {
+  const id = uuidv7();
+  await db.insert(sessions).values({ id, ...s });
+  return id;
+}
+
+/** The live session for a token hash with its user, or undefined. */
+export async function findLiveSession(db: Db, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      lastSeenAt: sessions.lastSeenAt,
+      id: users.id,
+      email: users.email,
+      type: users.type,
+      state: users.state,
+      registered: users.registered,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+        isNull(users.deletedAt),
+      ),
+    );
+  return row;
+}
+
+export async function touchSession(db: Db, sessionId: string, now: Date) {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeSession(db: Db, sessionId: string, now: Date) {
+  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeUserSessions(db: Db, userId: string, now: Date) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function insertLink(
+  db: Db,
+  l: { userId: string; purpose: LinkPurpose; codeHash: string; expiresAt: Date },
+) {
+  await db.insert(authLinks).values({ id: uuidv7(), ...l });
+}
+
+/**
+ * Marks an unused, unexpired link used and returns it; a second use (even concurrent)
+ * finds nothing, so each code works once.
+ */
+export async function consumeLink(
+  db: Db,
+  q: { userId: string; codeHash: string; purposes: LinkPurpose[]; now: Date },
+) {
+  const [row] = await db
+    .update(authLinks)
+    .set({ usedAt: q.now })
+    .where(
+      and(
+        eq(authLinks.userId, q.userId),
+        eq(authLinks.codeHash, q.codeHash),
+        isNull(authLinks.usedAt),
+        gt(authLinks.expiresAt, q.now),
+        sql`${authLinks.purpose} in ${q.purposes}`,
+      ),
+    )
+    .returning({ purpose: authLinks.purpose });
+  return row;
+}
+
+/** Failures counted in the current window for a key (0 when the window has passed). */
+export async function failuresFor(db: Db, key: string, windowStart: Date): Promise<number> {
+  const [row] = await db
+    .select({ failures: authFailures.failures })
+    .from(authFailures)
+    .where(and(eq(authFailures.key, key), gt(authFailures.windowStartedAt, windowStart)));
+  return row?.failures ?? 0;
+}
+
+/** Counts one failure; a window that has passed starts again at 1. */
+export async function recordFailure(db: Db, key: string, now: Date, windowStart: Date) {
+  await db
+    .insert(authFailures)
+    .values({ key, failures: 1, windowStartedAt: now })
+    .onConflictDoUpdate({
+      target: authFailures.key,
+      set: {
+        failures: sql`case when ${authFailures.windowStartedAt} > ${windowStart} then ${authFailures.failures} + 1 else 1 end`,
+        windowStartedAt: sql`case when ${authFailures.windowStartedAt} > ${windowStart} then ${authFailures.windowStartedAt} else ${now} end`,
+      },
+    });
+}
+
+export async function clearFailures(db: Db, key: string) {
+  await db.delete(authFailures).where(eq(authFailures.key, key));
+}
+
+export async function insertOidcState(
+  db: Db,
+  s: {
+    state: string;
+    codeVerifier: string;
+    nonce: string;
+    signupType: 'student' | 'teacher';
+    expiresAt: Date;
+  },
+) {
+  await db.insert(oidcStates).values(s);
+}
+
+export async function takeOidcState(db: Db, state: string, now: Date) {
+  const [row] = await db.delete(oidcStates).where(eq(oidcStates.state, state)).returning();
+  await db.delete(oidcStates).where(lt(oidcStates.expiresAt, now));
+  return row && row.expiresAt > now ? row : undefined;
+}

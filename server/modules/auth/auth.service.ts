@@ -1,0 +1,369 @@
+import type { UiLocale } from '../../../shared/constants.js';
+import type { FieldErrors } from '../../../shared/errors.js';
+import {
+  type RegisterStudentInput,
+  type RegisterTeacherInput,
+  registerStudentSchema,
+  registerTeacherSchema,
+  type Session,
+} from '../../../shared/schemas/auth.js';
+import type { User } from '../../../shared/schemas/users.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { appendAudit } from '../../lib/audit.js';
+import type { Actor } from '../../lib/auth-guard.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, fieldError, notFound, validationFailed, zodIssues } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { Mailer } from '../../lib/mail/mailer.js';
+import { normalizeName } from '../../lib/text.js';
+import type { UsersService } from '../users/users.service.js';
+import * as repo from './auth.repo.js';
+import { canRegister } from './auth.policy.js';
+import { hashPassword, randomToken, sha256, verifyPassword } from './secrets.js';
+
+export type AuthDeps = {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  mailer: Mailer;
+  users: UsersService;
+};
+
+export type RequestInfo = { origin: string; ip?: string; userAgent?: string };
+
+const minutes = (n: number) => n * 60_000;
+const SESSION_TOUCH_MS = minutes(5);
+
+const isUniqueViolation = (e: unknown) =>
+  typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
+
+export function authService({ db, config, clock, mailer, users }: AuthDeps) {
+  const after = (ms: number) => new Date(clock.now().getTime() + ms);
+
+  async function createSession(userId: string, info?: RequestInfo, tx: Db = db): Promise<Session> {
+    const token = randomToken();
+    await repo.insertSession(tx, {
+      userId,
+      tokenHash: sha256(token),
+      expiresAt: after(config.session.ttlHours * 3_600_000),
+      ip: info?.ip,
+      userAgent: info?.userAgent?.slice(0, 300),
+    });
+    return { token, userId };
+  }
+
+  async function createLink(userId: string, purpose: repo.LinkPurpose, ttlMs: number) {
+    const code = randomToken();
+    await repo.insertLink(db, { userId, purpose, codeHash: sha256(code), expiresAt: after(ttlMs) });
+    return code;
+  }
+
+  async function sendConfirmation(
+    user: { id: string; email: string; uiLocale: UiLocale },
+    origin: string,
+  ) {
+    const code = await createLink(user.id, 'confirm', config.links.confirmTtlHours * 3_600_000);
+    const link = `${origin}/?uid=${user.id}&code=${code}`;
+    await mailer.send({
+      to: user.email,
+      template: 'confirm-email',
+      locale: user.uiLocale,
+      params: { link },
+    });
+  }
+
+  const throttleKeys = (email: string, ip?: string) => [
+    `account:${email}`,
+    ...(ip ? [`address:${ip}`] : []),
+  ];
+
+  async function assertNotThrottled(email: string, ip?: string) {
+    const windowStart = new Date(clock.now().getTime() - minutes(config.auth.failureWindowMinutes));
+    const [account, address] = await Promise.all(
+      throttleKeys(email, ip).map((k) => repo.failuresFor(db, k, windowStart)),
+    );
+    if (
+      (account ?? 0) >= config.auth.maxFailuresPerAccount ||
+      (address ?? 0) >= config.auth.maxFailuresPerAddress
+    ) {
+      throw new AppError('TOO_MANY_ATTEMPTS', 'Too many failed sign-in attempts; try again later');
+    }
+  }
+
+  return {
+    /**
+     * Creates an unconfirmed account and mails a confirmation link. The answer is the same
+     * whether or not the address was taken; the owner of a taken address is told by mail.
+     */
+    async signup(
+      input: { email: string; password: string; type: 'student' | 'teacher'; locale: UiLocale },
+      info: RequestInfo,
+    ): Promise<{ ok: true }> {
+      const passwordHash = await hashPassword(input.password);
+      const created = await users.createAccount({
+        id: uuidv7(),
+        email: input.email,
+        passwordHash,
+        type: input.type,
+        state: 'inactive',
+        registered: false,
+        uiLocale: input.locale,
+      });
+      if (created) {
+        await sendConfirmation(created, info.origin);
+      } else {
+        const existing = await users.accountByEmail(input.email);
+        await mailer.send({
+          to: input.email,
+          template: 'signup-existing',
+          locale: existing?.uiLocale ?? input.locale,
+          params: { link: `${info.origin}/` },
+        });
+      }
+      return { ok: true };
+    },
+
+    /**
+     * Exchanges a one-time link code for a session. A confirmation code also confirms the
+     * e-mail address. Used, expired or unknown codes all answer INVALID_CODE.
+     */
+    async exchangeCode(
+      uid: string,
+      code: string,
+      kind: 'link' | 'oauth',
+      info: RequestInfo,
+    ): Promise<Session> {
+      const purposes: repo.LinkPurpose[] = kind === 'oauth' ? ['oauth'] : ['confirm', 'login'];
+      return db.transaction(async (tx) => {
+        const used = await repo.consumeLink(tx, {
+          userId: uid,
+          codeHash: sha256(code),
+          purposes,
+          now: clock.now(),
+        });
+        if (!used) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        const user = await users.accountById(uid, tx);
+        if (!user) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        if (!user.emailConfirmedAt)
+          await users.updateAccount(uid, { emailConfirmedAt: clock.now() }, tx);
+        return createSession(uid, info, tx);
+      });
+    },
+
+    /**
+     * Signs in with e-mail and password. Wrong e-mail and wrong password answer alike;
+     * repeated failures lock the account and the address for a while.
+     */
+    async login(input: { email: string; password: string }, info: RequestInfo): Promise<Session> {
+      await assertNotThrottled(input.email, info.ip);
+      const user = await users.accountByEmail(input.email);
+      const ok = await verifyPassword(user?.passwordHash, input.password);
+      if (!user || !ok) {
+        const now = clock.now();
+        const windowStart = new Date(now.getTime() - minutes(config.auth.failureWindowMinutes));
+        for (const key of throttleKeys(input.email, info.ip))
+          await repo.recordFailure(db, key, now, windowStart);
+        throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
+      }
+      await repo.clearFailures(db, `account:${input.email}`);
+      if (!user.emailConfirmedAt) {
+        await sendConfirmation(user, info.origin);
+        throw new AppError(
+          'EMAIL_NOT_CONFIRMED',
+          'Confirm the e-mail address first; a new link was sent',
+        );
+      }
+      return createSession(user.id, info);
+    },
+
+    /** Mails a reset link when the address has an account; the answer never says which. */
+    async forgotPassword(
+      input: { email: string; locale?: UiLocale },
+      info: RequestInfo,
+    ): Promise<{ ok: true }> {
+      const user = await users.accountByEmail(input.email);
+      if (user) {
+        const code = await createLink(user.id, 'reset', minutes(config.links.resetTtlMinutes));
+        const link = `${info.origin}/?mode=reset&uid=${user.id}&code=${code}`;
+        await mailer.send({
+          to: user.email,
+          template: 'reset-password',
+          locale: user.uiLocale ?? input.locale ?? 'ro',
+          params: { link, minutes: String(config.links.resetTtlMinutes) },
+        });
+      }
+      return { ok: true };
+    },
+
+    /** Sets a new password from a reset link, ends every other session and signs in. */
+    async resetPassword(
+      input: { uid: string; code: string; password: string },
+      info: RequestInfo,
+    ): Promise<Session> {
+      const passwordHash = await hashPassword(input.password);
+      return db.transaction(async (tx) => {
+        const now = clock.now();
+        const used = await repo.consumeLink(tx, {
+          userId: input.uid,
+          codeHash: sha256(input.code),
+          purposes: ['reset'],
+          now,
+        });
+        if (!used) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        const existing = await users.accountById(input.uid, tx);
+        if (!existing) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        // The reset link proved the mailbox, so it confirms the address too.
+        const user = await users.updateAccount(
+          input.uid,
+          { passwordHash, emailConfirmedAt: existing.emailConfirmedAt ?? now },
+          tx,
+        );
+        if (!user) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        await repo.revokeUserSessions(tx, input.uid, now);
+        await repo.clearFailures(tx, `account:${user.email}`);
+        await appendAudit(tx, {
+          actorId: input.uid,
+          action: 'user.password.reset',
+          entityType: 'user',
+          entityId: input.uid,
+        });
+        return createSession(input.uid, info, tx);
+      });
+    },
+
+    /** The session's actor for a bearer token, or null; refreshes last-seen at most every 5 min. */
+    async resolveSession(token: string): Promise<Actor | null> {
+      const now = clock.now();
+      const row = await repo.findLiveSession(db, sha256(token), now);
+      if (!row) return null;
+      if (now.getTime() - row.lastSeenAt.getTime() > SESSION_TOUCH_MS) {
+        await repo.touchSession(db, row.sessionId, now);
+      }
+      return {
+        id: row.id,
+        email: row.email,
+        type: row.type,
+        state: row.state,
+        registered: row.registered,
+        sessionId: row.sessionId,
+      };
+    },
+
+    async whoami(actor: Actor, headerUserId: string | undefined): Promise<User> {
+      if (headerUserId && headerUserId !== actor.id) {
+        throw new AppError('UNAUTHORIZED', 'The session belongs to another user');
+      }
+      const row = await users.accountById(actor.id);
+      if (!row) throw new AppError('UNAUTHORIZED', 'A valid session is required');
+      return users.toDto(row);
+    },
+
+    /**
+     * Completes the profile once (SPEC.md §5 team-code rules). The account stays inactive
+     * until a teacher or admin activates it.
+     */
+    async register(actor: Actor, headerUserId: string | undefined, body: unknown): Promise<User> {
+      if (headerUserId && headerUserId !== actor.id) throw notFound('user');
+      return db.transaction(async (tx) => {
+        const row = await users.lockAccount(tx, actor.id);
+        if (!row) throw notFound('user');
+        if (!canRegister(actor, row))
+          throw new AppError('ALREADY_REGISTERED', 'Already registered');
+        const patch =
+          row.type === 'teacher' ? await teacherPatch(tx, body) : await studentPatch(tx, body);
+        let saved: Awaited<ReturnType<typeof users.updateAccount>>;
+        try {
+          saved = await users.updateAccount(actor.id, { ...patch, registered: true }, tx);
+        } catch (e) {
+          if (isUniqueViolation(e)) throw fieldError({ teacherCode: ['code_exists'] });
+          throw e;
+        }
+        if (!saved) throw notFound('user');
+        await appendAudit(tx, {
+          actorId: actor.id,
+          action: 'user.register',
+          entityType: 'user',
+          entityId: actor.id,
+          after: patch,
+        });
+        return users.toDto(saved);
+      });
+    },
+
+    async logout(actor: Actor): Promise<{ ok: true }> {
+      await repo.revokeSession(db, actor.sessionId, clock.now());
+      return { ok: true };
+    },
+
+    createSession,
+    createLink,
+  };
+
+  function parseOrThrow<T>(
+    schema: {
+      safeParse(
+        v: unknown,
+      ): { success: true; data: T } | { success: false; error: import('zod').ZodError };
+    },
+    body: unknown,
+  ): T {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw validationFailed(zodIssues(parsed.error));
+    return parsed.data;
+  }
+
+  async function teacherPatch(tx: Db, body: unknown) {
+    const input = parseOrThrow<RegisterTeacherInput & { teacherCode: string }>(
+      registerTeacherSchema,
+      body,
+    );
+    if (await users.isTeacherCodeTaken(input.teacherCode, tx)) {
+      throw fieldError({ teacherCode: ['code_exists'] } satisfies FieldErrors);
+    }
+    return {
+      givenName: input.givenName,
+      familyName: input.familyName,
+      givenNameNormalized: normalizeName(input.givenName),
+      familyNameNormalized: normalizeName(input.familyName),
+      county: input.county,
+      country: 'România',
+      city: input.city,
+      school: input.school,
+      discipline: input.discipline,
+      teacherCode: input.teacherCode,
+    };
+  }
+
+  async function studentPatch(tx: Db, body: unknown) {
+    const input = parseOrThrow<RegisterStudentInput>(registerStudentSchema, body);
+    if (!input.teacherCode) {
+      throw new AppError('TEACHER_CODE_NOT_PROVIDED', 'A team code is required', {
+        teacherCode: ['presence'],
+      });
+    }
+    const teacher = await users.teacherByCode(input.teacherCode, tx);
+    if (!teacher) {
+      throw new AppError('TEACHER_CODE_NOT_FOUND', 'No teacher has this code', {
+        teacherCode: ['teacher_not_found'],
+      });
+    }
+    return {
+      givenName: input.givenName,
+      familyName: input.familyName,
+      givenNameNormalized: normalizeName(input.givenName),
+      familyNameNormalized: normalizeName(input.familyName),
+      dateOfBirth: input.dateOfBirth,
+      county: input.county,
+      country: 'România',
+      city: input.city,
+      school: input.school,
+      grade: input.grade,
+      locale: input.locale,
+      occupation: input.occupation || null,
+      teacherRef: teacher.id,
+    };
+  }
+}
+
+export type AuthService = ReturnType<typeof authService>;

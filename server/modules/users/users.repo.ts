@@ -1,0 +1,74 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+const live = isNull(users.deletedAt);
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), live));
+  return row;
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), live));
+  return row;
+}
+
+/** Locks the user row for the rest of the transaction. */
+export async function lockUser(db: Db, id: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), live))
+    .for('update');
+  return row;
+}
+
+export async function findTeacherByCode(db: Db, code: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.teacherCode, code), eq(users.type, 'teacher'), live));
+  return row;
+}
+
+export async function teacherCodeTaken(db: Db, code: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.teacherCode, code));
+  return row !== undefined;
+}
+
+/** Inserts unless the e-mail exists; returns the new row or undefined. */
+export async function insertUserIfNew(db: Db, row: NewUserRow): Promise<UserRow | undefined> {
+  const [created] = await db.insert(users).values(row).onConflictDoNothing().returning();
+  return created;
+}
+
+export async function updateUser(
+  db: Db,
+  id: string,
+  patch: Partial<NewUserRow>,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(and(eq(users.id, id), live))
+    .returning();
+  return row;
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(eq(users.type, 'admin'), live));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { profilePatchSchema, userSchema } from '../../../shared/schemas/users.js';
+import { actorOf, guard } from '../../lib/auth-guard.js';
+import type { UsersService } from './users.service.js';
+
+export const usersRoutes =
+  (users: UsersService): FastifyPluginAsync =>
+  async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/users/:id',
+      {
+        schema: {
+          tags: ['user-mgmt'],
+          params: z.object({ id: z.uuid() }),
+          response: { 200: userSchema },
+        },
+        preHandler: guard({ active: false, registered: false }),
+      },
+      async (request) => users.getUser(actorOf(request), request.params.id),
+    );
+
+    r.patch(
+      '/users/:email',
+      {
+        schema: {
+          tags: ['user-mgmt'],
+          params: z.object({ email: z.string().max(254) }),
+          body: profilePatchSchema,
+          response: { 200: userSchema },
+        },
+        // Inactive users may still save their layout settings and language.
+        preHandler: guard({ active: false, registered: false }),
+      },
+      async (request) => users.patchProfile(actorOf(request), request.params.email, request.body),
+    );
+  };

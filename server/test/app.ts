@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.js';
+import { type Config, loadConfig } from '../config.js';
+import { type UserSeed, makeUser } from '../db/factories.js';
+import type { Clock } from '../lib/clock.js';
+import { createStorage } from '../lib/files/storage.js';
+import { createMailer, readOutbox } from '../lib/mail/mailer.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: TestDatabase;
+  config: Config;
+  dataDir: string;
+  /** The newest mail sent to an address, or undefined. */
+  lastMail(
+    to: string,
+  ): Promise<{ subject: string; text: string; link: string | undefined } | undefined>;
+  /** Creates a user (active, registered, confirmed unless told otherwise) with a password. */
+  createUser(seed?: UserSeed): Promise<Awaited<ReturnType<typeof makeUser>> & { password: string }>;
+  /** Signs in through the API and returns the bearer headers. */
+  login(email: string, password: string): Promise<{ authorization: string; userid: string }>;
+  close(): Promise<void>;
+};
+
+export type TestAppOptions = {
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  webDist?: string;
+};
+
+/** A whole server on a fresh database, for `app.inject` tests and the browser tests. */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'podium-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    WEB_DIST: options.webDist ?? path.join(dataDir, 'no-web'),
+    PUBLIC_ORIGIN: 'http://podium.test',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const database = await createTestDatabase();
+  const app = await buildApp({
+    config,
+    database,
+    mailer: createMailer(config, { info: () => {} }),
+    storage: createStorage(config),
+    clock: options.clock,
+    logger: false,
+  });
+  await app.ready();
+  const outbox = path.join(dataDir, 'outbox');
+
+  return {
+    app,
+    database,
+    config,
+    dataDir,
+    async lastMail(to) {
+      const mails = (await readOutbox(outbox)).filter((m) => m.to.includes(to));
+      return mails.at(-1);
+    },
+    async createUser(seed = {}) {
+      const password = seed.password ?? 'parola-buna-123';
+      const row = await makeUser(database.db, { ...seed, password });
+      return { ...row, password };
+    },
+    async login(email, password) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth-service/auth/login',
+        payload: { email, password },
+      });
+      if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+      const { token, userId } = res.json() as { token: string; userId: string };
+      return { authorization: `Bearer ${token}`, userid: userId };
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The error code of an error response. */
+export const errorCode = (res: LightMyRequestResponse) =>
+  (res.json() as { error?: { code?: string } }).error?.code;

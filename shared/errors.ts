@@ -1,0 +1,90 @@
+/**
+ * Error codes the server sends (SPEC.md §8). The server never sends sentences meant for users:
+ * clients translate these codes, and field codes become `error_<code>` message keys.
+ */
+export const ERROR_CODES = [
+  'CLIENT_ERROR',
+  'VALIDATION_FAILED',
+  'GENERAL_ERROR',
+  'NOT_FOUND',
+  'UNAUTHORIZED',
+  'OPERATION_NOT_PERMITTED',
+  'TOO_MANY_ATTEMPTS',
+  'INVALID_CREDENTIALS',
+  'EMAIL_NOT_CONFIRMED',
+  'INVALID_CODE',
+  'ALREADY_REGISTERED',
+  'TEST_NOT_ACTIVE',
+  'TEST_ALREADY_REVIEWED',
+  'TEACHER_CODE_NOT_PROVIDED',
+  'TEACHER_CODE_NOT_FOUND',
+  'OVERLAPPING_PHASE_DATES',
+  'INVALID_PHASE_DATES',
+  'INVALID_TEST_DATE',
+  'TEST_ALREADY_EXISTS',
+  'INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS',
+  'EDITION_PHASE_NOT_CREATED',
+  'INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA',
+  'FILE_TYPE_NOT_ALLOWED',
+  'FILE_TOO_LARGE',
+  'OIDC_NOT_CONFIGURED',
+  'OIDC_FAILED',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** HTTP status for each code; one table, used by the server's single error handler. */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  CLIENT_ERROR: 400,
+  VALIDATION_FAILED: 400,
+  GENERAL_ERROR: 500,
+  NOT_FOUND: 404,
+  UNAUTHORIZED: 401,
+  OPERATION_NOT_PERMITTED: 403,
+  TOO_MANY_ATTEMPTS: 429,
+  INVALID_CREDENTIALS: 400,
+  EMAIL_NOT_CONFIRMED: 403,
+  INVALID_CODE: 400,
+  ALREADY_REGISTERED: 409,
+  TEST_NOT_ACTIVE: 409,
+  TEST_ALREADY_REVIEWED: 409,
+  TEACHER_CODE_NOT_PROVIDED: 400,
+  TEACHER_CODE_NOT_FOUND: 400,
+  OVERLAPPING_PHASE_DATES: 400,
+  INVALID_PHASE_DATES: 400,
+  INVALID_TEST_DATE: 400,
+  TEST_ALREADY_EXISTS: 409,
+  INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS: 409,
+  EDITION_PHASE_NOT_CREATED: 409,
+  INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA: 409,
+  FILE_TYPE_NOT_ALLOWED: 415,
+  FILE_TOO_LARGE: 413,
+  OIDC_NOT_CONFIGURED: 404,
+  OIDC_FAILED: 400,
+};
+
+/** Field-level codes (the client shows `error_<code>`). */
+export const FIELD_CODES = [
+  'required',
+  'too_short',
+  'too_long',
+  'invalid',
+  'invalid_email',
+  'invalid_date',
+  'not_number',
+  'not_positive',
+  'presence',
+  'teacher_not_found',
+  'code_exists',
+  'test_grade_duplicate',
+  'password_too_short',
+] as const;
+export type FieldCode = (typeof FIELD_CODES)[number];
+
+/** `CLIENT_ERROR` details: field → codes. */
+export type FieldErrors = Record<string, FieldCode[]>;
+/** `VALIDATION_FAILED` details: a list of code and path; the path's last segment is the field. */
+export type ValidationIssue = { code: FieldCode; path: (string | number)[] };
+
+export type ErrorBody = {
+  error: { statusCode: number; code: ErrorCode; message: string; details?: unknown };
+};

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { LOCALES, MAX_PASSWORD_LENGTH, SIGNUP_TYPES, STUDENT_LOCALES } from '../constants.js';
+import {
+  countyField,
+  dateField,
+  emailField,
+  gradeField,
+  nameField,
+  optionalText,
+  passwordField,
+  requiredText,
+  teacherCodeField,
+  uuidField,
+} from './fields.js';
+
+export const signupSchema = z.object({
+  email: emailField(),
+  password: passwordField(),
+  type: z.enum(SIGNUP_TYPES, { error: 'required' }),
+  locale: z.enum(LOCALES, { error: 'invalid' }).default('ro'),
+});
+export type SignupInput = z.input<typeof signupSchema>;
+
+export const loginSchema = z.object({
+  email: emailField(),
+  password: z.string({ error: 'required' }).min(1, 'required').max(MAX_PASSWORD_LENGTH, 'too_long'),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+export const forgotPasswordSchema = z.object({
+  email: emailField(),
+  locale: z.enum(LOCALES, { error: 'invalid' }).optional(),
+});
+
+export const resetPasswordSchema = z.object({
+  uid: uuidField(),
+  code: z.string({ error: 'required' }).min(1, 'required').max(200, 'too_long'),
+  password: passwordField(),
+});
+
+/** Link codes are URL-safe base64 of 32 random bytes. */
+export const tokenParamsSchema = z.object({
+  uid: uuidField(),
+  code: z.string().min(1).max(200),
+});
+
+export const sessionSchema = z.object({ token: z.string(), userId: z.string() });
+export type Session = z.infer<typeof sessionSchema>;
+
+export const registerTeacherSchema = z.object({
+  givenName: nameField(),
+  familyName: nameField(),
+  county: countyField(),
+  city: requiredText(),
+  school: requiredText(),
+  discipline: requiredText(),
+  teacherCode: teacherCodeField(),
+});
+export type RegisterTeacherInput = z.input<typeof registerTeacherSchema>;
+
+export const registerStudentSchema = z.object({
+  givenName: nameField(),
+  familyName: nameField(),
+  dateOfBirth: dateField(),
+  county: countyField(),
+  city: requiredText(),
+  school: requiredText(),
+  grade: gradeField(),
+  locale: z.enum(STUDENT_LOCALES, { error: 'required' }),
+  // Checked by the server (TEACHER_CODE_NOT_PROVIDED / TEACHER_CODE_NOT_FOUND), so that
+  // the answer lands on the field as SPEC.md §5 describes.
+  teacherCode: z.string().trim().toUpperCase().max(20, 'too_long').optional(),
+  occupation: optionalText(),
+});
+export type RegisterStudentInput = z.input<typeof registerStudentSchema>;
+
+export const registerSchema = z.union([registerTeacherSchema, registerStudentSchema]);
+
+export const okSchema = z.object({ ok: z.literal(true) });

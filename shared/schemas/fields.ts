@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import {
+  COUNTIES,
+  GRADES,
+  MAX_EMAIL_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  MAX_TEXT_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  MIN_TEXT_LENGTH,
+} from '../constants.js';
+
+/**
+ * Field building blocks. Every message is a field code (shared/errors.ts FIELD_CODES): forms
+ * show `error_<code>`, and the server sends the same codes in VALIDATION_FAILED details.
+ */
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const requiredText = (max = MAX_TEXT_LENGTH, min = MIN_TEXT_LENGTH) =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, 'required')
+    .min(min, 'too_short')
+    .max(max, 'too_long');
+
+export const optionalText = (max = MAX_TEXT_LENGTH) =>
+  z.string({ error: 'invalid' }).trim().max(max, 'too_long').optional();
+
+export const nameField = () => requiredText(MAX_NAME_LENGTH);
+
+export const emailField = () =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .toLowerCase()
+    .min(1, 'required')
+    .max(MAX_EMAIL_LENGTH, 'too_long')
+    .regex(EMAIL_RE, 'invalid_email');
+
+export const passwordField = () =>
+  z
+    .string({ error: 'required' })
+    .min(1, 'required')
+    .min(MIN_PASSWORD_LENGTH, 'password_too_short')
+    .max(MAX_PASSWORD_LENGTH, 'too_long');
+
+export const countyField = () => z.enum(COUNTIES, { error: 'required' });
+
+export const gradeField = () =>
+  z
+    .number({ error: 'required' })
+    .int('invalid')
+    .refine((g) => (GRADES as readonly number[]).includes(g), 'invalid');
+
+/** A calendar date as YYYY-MM-DD that really exists (no 2010-02-30). */
+export const dateField = () =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, 'required')
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'invalid_date')
+    .refine((s) => {
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+    }, 'invalid_date');
+
+/** Team codes: 3–20 letters, digits or dashes, stored upper-case. */
+export const teacherCodeField = () =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .toUpperCase()
+    .min(1, 'presence')
+    .min(3, 'too_short')
+    .max(20, 'too_long')
+    .regex(/^[A-Z0-9-]+$/, 'invalid');
+
+export const uuidField = () => z.uuid({ error: 'invalid' });

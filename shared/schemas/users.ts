@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { LOCALES, STUDENT_LOCALES, USER_STATES, USER_TYPES } from '../constants.js';
+import {
+  countyField,
+  dateField,
+  gradeField,
+  nameField,
+  optionalText,
+  requiredText,
+} from './fields.js';
+
+/** Layout settings (SPEC.md §2 settings panel); guests keep them locally, users in `data`. */
+export const settingsSchema = z.object({
+  layout: z.enum(['full', 'boxed']).default('full'),
+  theme: z.enum(['light', 'dark']).default('light'),
+  colorScheme: z.enum(['blue', 'teal', 'indigo', 'amber']).default('blue'),
+  customScrollbars: z.boolean().default(true),
+  animations: z.boolean().default(true),
+  direction: z.enum(['ltr', 'rtl']).default('ltr'),
+  folded: z.boolean().default(false),
+  language: z.enum(LOCALES).optional(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const userDataSchema = z.object({
+  shortcuts: z.array(z.string().max(200)).max(20).default([]),
+  settings: settingsSchema.partial().optional(),
+});
+export type UserData = z.infer<typeof userDataSchema>;
+
+/** The user as the API shows it (whoami, GET /users/{id}); never the password or tokens. */
+export const userSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  givenName: z.string().nullable(),
+  familyName: z.string().nullable(),
+  givenNameNormalized: z.string().nullable(),
+  familyNameNormalized: z.string().nullable(),
+  locale: z.string().nullable(),
+  uiLocale: z.enum(LOCALES),
+  picture: z.string().nullable(),
+  type: z.enum(USER_TYPES),
+  role: z.array(z.enum(USER_TYPES)),
+  state: z.enum(USER_STATES),
+  registered: z.boolean(),
+  emailConfirmed: z.boolean(),
+  county: z.string().nullable(),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  school: z.string().nullable(),
+  grade: z.number().nullable(),
+  dateOfBirth: z.string().nullable(),
+  occupation: z.string().nullable(),
+  teacherRef: z.string().nullable(),
+  teacherCode: z.string().nullable(),
+  discipline: z.string().nullable(),
+  studentCentre: z.string().nullable(),
+  studentEditions: z.array(z.object({ editionId: z.string() })),
+  data: userDataSchema,
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** PATCH /user-mgmt/users/{email}: every field optional; only what is sent changes. */
+export const profilePatchSchema = z
+  .object({
+    givenName: nameField(),
+    familyName: nameField(),
+    county: countyField(),
+    city: requiredText(),
+    school: requiredText(),
+    discipline: requiredText(),
+    dateOfBirth: dateField(),
+    grade: gradeField(),
+    locale: z.enum(STUDENT_LOCALES, { error: 'invalid' }),
+    occupation: optionalText(),
+    uiLocale: z.enum(LOCALES, { error: 'invalid' }),
+    picture: z.url({ error: 'invalid' }).max(500, 'too_long').nullable(),
+    data: userDataSchema,
+  })
+  .partial()
+  .strict();
+export type ProfilePatch = z.input<typeof profilePatchSchema>;

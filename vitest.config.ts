@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: `unit` (no server), `api` (the server through app.inject on a real
+// database: PostgreSQL when DATABASE_URL is set, else PGlite), `e2e` (Chromium journeys).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'web/src/**/*.test.ts'],
+          exclude: ['**/*.api.test.ts', '**/node_modules/**'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['server/**/*.api.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          // One browser at a time keeps a 2-core machine responsive.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
