@@ -1,0 +1,189 @@
+export type MailTemplate =
+  | 'confirm-email'
+  | 'signup-existing'
+  | 'reset-password'
+  | 'account-activated'
+  | 'account-deactivated'
+  | 'login-link';
+
+export type MailParams = Record<string, string>;
+
+export type RenderedMail = { subject: string; text: string; html: string };
+
+/** A paragraph of plain text, or a link shown on its own line so mail clients keep it whole. */
+type Block = string | { link: string };
+type Content = { subject: string; blocks: Block[] };
+type Language = 'ro' | 'en';
+
+const PRODUCT = 'Podium';
+
+/** A missing parameter is a caller's bug: failing loudly beats mailing "undefined". */
+function need(params: MailParams, name: string, template: MailTemplate): string {
+  const value = params[name];
+  if (value === undefined || value === '') {
+    throw new Error(`Mail template ${template} needs the parameter "${name}"`);
+  }
+  return value;
+}
+
+/** Romanian counts from 20 up (and round hundreds) take "de": "10 minute", "20 de minute". */
+function minutesRo(value: string): string {
+  const n = Number(value);
+  if (!Number.isInteger(n)) return `${value} minute`;
+  if (n === 1) return '1 minut';
+  const rest = Math.abs(n) % 100;
+  return rest >= 20 || (rest === 0 && n !== 0) ? `${n} de minute` : `${n} minute`;
+}
+
+const minutesEn = (value: string) => (Number(value) === 1 ? '1 minute' : `${value} minutes`);
+
+const ro: Record<MailTemplate, (p: MailParams) => Content> = {
+  'confirm-email': (p) => ({
+    subject: `Confirmă adresa de e-mail pentru ${PRODUCT}`,
+    blocks: [
+      'Bună,',
+      `Îți mulțumim că ți-ai creat un cont ${PRODUCT}. Confirmă adresa de e-mail deschizând linkul de mai jos:`,
+      { link: need(p, 'link', 'confirm-email') },
+      'Dacă nu ți-ai creat tu acest cont, ignoră acest mesaj.',
+    ],
+  }),
+  'signup-existing': (p) => ({
+    subject: `Încercare de creare a unui cont ${PRODUCT}`,
+    blocks: [
+      'Bună,',
+      `Cineva a încercat să creeze un cont ${PRODUCT} cu această adresă de e-mail, dar există deja un cont pentru ea.`,
+      'Dacă ai fost tu, autentifică-te sau resetează-ți parola aici:',
+      { link: need(p, 'link', 'signup-existing') },
+      'Dacă nu ai fost tu, ignoră acest mesaj: contul tău nu a fost modificat.',
+    ],
+  }),
+  'reset-password': (p) => ({
+    subject: `Resetarea parolei ${PRODUCT}`,
+    blocks: [
+      'Bună,',
+      `Am primit o cerere de resetare a parolei contului tău ${PRODUCT}. Deschide linkul de mai jos pentru a alege o parolă nouă; linkul este valabil ${minutesRo(need(p, 'minutes', 'reset-password'))}.`,
+      { link: need(p, 'link', 'reset-password') },
+      'Dacă nu ai cerut tu resetarea, ignoră acest mesaj: parola ta rămâne neschimbată.',
+    ],
+  }),
+  'account-activated': (p) => ({
+    subject: `Contul tău ${PRODUCT} a fost activat`,
+    blocks: [
+      'Bună,',
+      `Contul tău ${PRODUCT} a fost activat. Te poți autentifica aici:`,
+      { link: need(p, 'link', 'account-activated') },
+    ],
+  }),
+  'account-deactivated': (p) => ({
+    subject: `Contul tău ${PRODUCT} a fost dezactivat`,
+    blocks: [
+      'Bună,',
+      `Contul tău ${PRODUCT} a fost dezactivat. Dacă ai întrebări, contactează profesorul sau organizatorul concursului.`,
+      ...(p.link ? [{ link: p.link }] : []),
+    ],
+  }),
+  'login-link': (p) => ({
+    subject: `Linkul tău de autentificare ${PRODUCT}`,
+    blocks: [
+      'Bună,',
+      `Deschide linkul de mai jos pentru a te autentifica în ${PRODUCT}; linkul este valabil ${minutesRo(need(p, 'minutes', 'login-link'))}.`,
+      { link: need(p, 'link', 'login-link') },
+      'Dacă nu ai cerut tu acest link, ignoră acest mesaj.',
+    ],
+  }),
+};
+
+const en: Record<MailTemplate, (p: MailParams) => Content> = {
+  'confirm-email': (p) => ({
+    subject: `Confirm your e-mail address for ${PRODUCT}`,
+    blocks: [
+      'Hello,',
+      `Thank you for creating a ${PRODUCT} account. Confirm your e-mail address by opening the link below:`,
+      { link: need(p, 'link', 'confirm-email') },
+      'If you did not create this account, please ignore this message.',
+    ],
+  }),
+  'signup-existing': (p) => ({
+    subject: `Attempt to create a ${PRODUCT} account`,
+    blocks: [
+      'Hello,',
+      `Someone tried to create a ${PRODUCT} account with this e-mail address, but an account already exists for it.`,
+      'If it was you, sign in or reset your password here:',
+      { link: need(p, 'link', 'signup-existing') },
+      'If it was not you, please ignore this message: your account has not been changed.',
+    ],
+  }),
+  'reset-password': (p) => ({
+    subject: `Reset your ${PRODUCT} password`,
+    blocks: [
+      'Hello,',
+      `We received a request to reset the password of your ${PRODUCT} account. Open the link below to choose a new password; the link is valid for ${minutesEn(need(p, 'minutes', 'reset-password'))}.`,
+      { link: need(p, 'link', 'reset-password') },
+      'If you did not ask for this, please ignore this message: your password stays the same.',
+    ],
+  }),
+  'account-activated': (p) => ({
+    subject: `Your ${PRODUCT} account has been activated`,
+    blocks: [
+      'Hello,',
+      `Your ${PRODUCT} account has been activated. You can sign in here:`,
+      { link: need(p, 'link', 'account-activated') },
+    ],
+  }),
+  'account-deactivated': (p) => ({
+    subject: `Your ${PRODUCT} account has been deactivated`,
+    blocks: [
+      'Hello,',
+      `Your ${PRODUCT} account has been deactivated. If you have questions, please contact your teacher or the competition organiser.`,
+      ...(p.link ? [{ link: p.link }] : []),
+    ],
+  }),
+  'login-link': (p) => ({
+    subject: `Your ${PRODUCT} sign-in link`,
+    blocks: [
+      'Hello,',
+      `Open the link below to sign in to ${PRODUCT}; the link is valid for ${minutesEn(need(p, 'minutes', 'login-link'))}.`,
+      { link: need(p, 'link', 'login-link') },
+      'If you did not ask for this link, please ignore this message.',
+    ],
+  }),
+};
+
+const signature: Record<Language, string> = { ro: `Echipa ${PRODUCT}`, en: `The ${PRODUCT} team` };
+
+const escapeHtml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+
+/** English for 'en' (and its regional variants); Romanian, the product's default, otherwise. */
+export const mailLanguage = (locale: string | undefined | null): Language =>
+  locale && /^en(?:[-_]|$)/i.test(locale) ? 'en' : 'ro';
+
+/** Subject, plain text and HTML of a template; every parameter is escaped in the HTML. */
+export function renderMail(
+  template: MailTemplate,
+  locale: string | undefined | null,
+  params: MailParams,
+): RenderedMail {
+  const language = mailLanguage(locale);
+  const { subject, blocks } = (language === 'en' ? en : ro)[template](params);
+  const all: Block[] = [...blocks, signature[language]];
+  const text = `${all.map((b) => (typeof b === 'string' ? b : b.link)).join('\n\n')}\n`;
+  const paragraphs = all.map((b) =>
+    typeof b === 'string'
+      ? `<p>${escapeHtml(b)}</p>`
+      : `<p><a href="${escapeHtml(b.link)}">${escapeHtml(b.link)}</a></p>`,
+  );
+  const html = [
+    '<!doctype html>',
+    `<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family: sans-serif; line-height: 1.5">',
+    ...paragraphs,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
