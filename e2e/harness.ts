@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
 import type { UserSeed } from '../server/db/factories.js';
+import { users } from '../server/db/schema.js';
 import { buildTestApp } from '../server/test/app.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,6 +19,8 @@ export type Podium = {
   /** The newest mail to an address; waits up to 5 s for it to arrive. */
   lastMail(to: string): Promise<Mail>;
   createUser(u: UserSeed & { email: string; password: string }): Promise<{ id: string }>;
+  /** Activates an account directly in the database (the people screens do it in the app). */
+  activate(email: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -46,6 +50,12 @@ export async function startPodium(): Promise<Podium> {
     async createUser(u) {
       const row = await t.createUser(u);
       return { id: row.id };
+    },
+    async activate(email) {
+      await t.database.db
+        .update(users)
+        .set({ state: 'active' })
+        .where(eq(users.email, email.toLowerCase()));
     },
     close: () => t.close(),
   };

@@ -64,6 +64,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
+        // Schools often run Podium on plain HTTP inside their network; upgrading every
+        // request to HTTPS there would break the app. Behind TLS, HSTS does the job.
+        upgradeInsecureRequests: null,
         baseUri: ["'self'"],
         formAction: ["'self'"],
       },

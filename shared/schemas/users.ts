@@ -9,23 +9,40 @@ import {
   requiredText,
 } from './fields.js';
 
-/** Layout settings (SPEC.md §2 settings panel); guests keep them locally, users in `data`. */
-export const settingsSchema = z.object({
-  layout: z.enum(['full', 'boxed']).default('full'),
-  theme: z.enum(['light', 'dark']).default('light'),
-  colorScheme: z.enum(['blue', 'teal', 'indigo', 'amber']).default('blue'),
-  customScrollbars: z.boolean().default(true),
-  animations: z.boolean().default(true),
-  direction: z.enum(['ltr', 'rtl']).default('ltr'),
-  folded: z.boolean().default(false),
-  language: z.enum(LOCALES).optional(),
-});
-export type Settings = z.infer<typeof settingsSchema>;
+const settingsFields = {
+  layout: z.enum(['full', 'boxed']),
+  theme: z.enum(['light', 'dark']),
+  colorScheme: z.enum(['blue', 'teal', 'indigo', 'amber']),
+  customScrollbars: z.boolean(),
+  animations: z.boolean(),
+  direction: z.enum(['ltr', 'rtl']),
+  folded: z.boolean(),
+};
 
-export const userDataSchema = z.object({
-  shortcuts: z.array(z.string().max(200)).max(20).default([]),
-  settings: settingsSchema.partial().optional(),
-});
+export const DEFAULT_SETTINGS = {
+  layout: 'full',
+  theme: 'light',
+  colorScheme: 'blue',
+  customScrollbars: true,
+  animations: true,
+  direction: 'ltr',
+  folded: false,
+} as const satisfies { [K in keyof typeof settingsFields]: z.infer<(typeof settingsFields)[K]> };
+
+/**
+ * Layout settings (SPEC.md §2 settings panel); guests keep them locally, users in `data`.
+ * No defaults here: a partial update must not reset what it does not name.
+ */
+export const settingsSchema = z.object(settingsFields).partial().strict();
+export type Settings = { [K in keyof typeof settingsFields]: z.infer<(typeof settingsFields)[K]> };
+
+export const userDataSchema = z
+  .object({
+    shortcuts: z.array(z.string().max(200)).max(20),
+    settings: settingsSchema,
+  })
+  .partial()
+  .strict();
 export type UserData = z.infer<typeof userDataSchema>;
 
 /** The user as the API shows it (whoami, GET /users/{id}); never the password or tokens. */

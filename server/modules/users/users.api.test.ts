@@ -74,6 +74,17 @@ describe('PATCH /users/{email}', () => {
       shortcuts: ['/profil', '/ajutor'],
       settings: { theme: 'dark', direction: 'rtl' },
     });
+    // A settings-only change leaves the shortcuts alone, and the reverse.
+    const settingsOnly = await patch(u.email, { data: { settings: { layout: 'boxed' } } }, h);
+    expect(settingsOnly.json().data.shortcuts).toEqual(['/profil', '/ajutor']);
+    const shortcutsOnly = await patch(u.email, { data: { shortcuts: [] } }, h);
+    expect(shortcutsOnly.json().data).toEqual({
+      shortcuts: [],
+      settings: { theme: 'dark', direction: 'rtl', layout: 'boxed' },
+    });
+    expect((await patch(u.email, { data: { settings: { theme: 'pink' } } }, h)).statusCode).toBe(
+      400,
+    );
   });
 
   it("refuses another user's profile, unknown fields, bad values and fields of the other role", async () => {

@@ -1,0 +1,103 @@
+import Menu from '@mui/icons-material/Menu';
+import NotificationsNone from '@mui/icons-material/NotificationsNone';
+import Tune from '@mui/icons-material/Tune';
+import { AppBar, Box, IconButton, Toolbar, Tooltip, useMediaQuery, useTheme } from '@mui/material';
+import { Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { BOXED_MAX_WIDTH } from '../../../../shared/constants.js';
+import { LoadingScreen } from '../LoadingScreen.js';
+import { flatPages, visibleNavigation } from '../navigation.js';
+import { useAuth } from '../providers/auth.js';
+import { useSettings } from '../providers/settings.js';
+import { Footer } from './Footer.js';
+import { FullscreenToggle } from './FullscreenToggle.js';
+import { LanguageSwitch } from './LanguageSwitch.js';
+import { NavSearch } from './NavSearch.js';
+import { QuickPanel } from './QuickPanel.js';
+import { SettingsPanel } from './SettingsPanel.js';
+import { ShortcutsBar } from './ShortcutsBar.js';
+import { Sidebar } from './Sidebar.js';
+import { UserMenu } from './UserMenu.js';
+
+/** The frame of every signed-in screen: sidebar, toolbar, content, footer, side panels. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const mobile = useMediaQuery(theme.breakpoints.down('md'));
+  const { user } = useAuth();
+  const { settings, update } = useSettings();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [panel, setPanel] = useState<'settings' | 'quick' | null>(null);
+
+  // An inactive account sees only what it can use (help, and its layout settings).
+  const role = user?.state === 'active' ? user.type : undefined;
+  const items = useMemo(() => visibleNavigation(role), [role]);
+  const pages = useMemo(() => flatPages(items), [items]);
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <Box
+        component="a"
+        href="#main"
+        sx={{ position: 'absolute', left: -9999, '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 } }}
+      >
+        {t('app.skipToContent')}
+      </Box>
+      <Sidebar
+        items={items}
+        folded={settings.folded}
+        onToggleFold={() => update({ folded: !settings.folded })}
+        mobile={mobile}
+        mobileOpen={mobileOpen}
+        onCloseMobile={() => setMobileOpen(false)}
+      />
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+          <Toolbar sx={{ gap: 1 }}>
+            {mobile && (
+              <IconButton edge="start" onClick={() => setMobileOpen(true)} aria-label={t('layout.openMenu')}>
+                <Menu />
+              </IconButton>
+            )}
+            <NavSearch pages={pages} />
+            {!mobile && <ShortcutsBar pages={pages} />}
+            <Box sx={{ flex: 1 }} />
+            <LanguageSwitch />
+            {!mobile && <FullscreenToggle />}
+            <Tooltip title={t('layout.settings')}>
+              <IconButton onClick={() => setPanel('settings')} aria-label={t('layout.settings')}>
+                <Tune />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={t('layout.quickPanel')}>
+              <IconButton onClick={() => setPanel('quick')} aria-label={t('layout.quickPanel')}>
+                <NotificationsNone />
+              </IconButton>
+            </Tooltip>
+            <UserMenu />
+          </Toolbar>
+        </AppBar>
+        <Box
+          component="main"
+          id="main"
+          tabIndex={-1}
+          sx={{
+            flex: 1,
+            width: '100%',
+            p: { xs: 2, md: 3 },
+            mx: 'auto',
+            maxWidth: settings.layout === 'boxed' ? BOXED_MAX_WIDTH : 'none',
+          }}
+        >
+          <Suspense fallback={<LoadingScreen />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+        <Footer />
+      </Box>
+      <SettingsPanel open={panel === 'settings'} onClose={() => setPanel(null)} />
+      <QuickPanel open={panel === 'quick'} onClose={() => setPanel(null)} />
+    </Box>
+  );
+}

@@ -1,0 +1,190 @@
+import ChevronLeft from '@mui/icons-material/ChevronLeft';
+import ChevronRight from '@mui/icons-material/ChevronRight';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import OpenInNew from '@mui/icons-material/OpenInNew';
+import {
+  Avatar,
+  Box,
+  Collapse,
+  Divider,
+  Drawer,
+  IconButton,
+  Link,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, useLocation } from 'react-router';
+import { SIDEBAR_FOLDED_WIDTH, SIDEBAR_WIDTH } from '../../../../shared/constants.js';
+import { PERSONAL_DATA_URL, TERMS_URL } from '../links.js';
+import type { NavItem } from '../navigation.js';
+import { useAuth } from '../providers/auth.js';
+import { NavIcon } from './icons.js';
+
+type Props = {
+  items: NavItem[];
+  folded: boolean;
+  onToggleFold(): void;
+  mobile: boolean;
+  mobileOpen: boolean;
+  onCloseMobile(): void;
+};
+
+const isCurrent = (pathname: string, path?: string) =>
+  path !== undefined && (pathname === path || pathname.startsWith(`${path}/`));
+
+function NavEntry({ item, folded, depth, onNavigate }: { item: NavItem; folded: boolean; depth: number; onNavigate(): void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(true);
+  const title = t(item.titleKey);
+
+  if (item.children) {
+    return (
+      <>
+        <ListItemButton onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+          <Tooltip title={folded ? title : ''} placement="right">
+            <ListItemIcon sx={{ minWidth: 40 }}>
+              <NavIcon name={item.icon} />
+            </ListItemIcon>
+          </Tooltip>
+          {!folded && <ListItemText primary={title} slotProps={{ primary: { fontWeight: 600 } }} />}
+          {!folded && (open ? <ExpandLess /> : <ExpandMore />)}
+        </ListItemButton>
+        <Collapse in={open || folded} unmountOnExit>
+          <List disablePadding>
+            {item.children.map((child) => (
+              <NavEntry key={child.id} item={child} folded={folded} depth={depth + 1} onNavigate={onNavigate} />
+            ))}
+          </List>
+        </Collapse>
+      </>
+    );
+  }
+
+  return (
+    <ListItemButton
+      component={NavLink}
+      to={item.path ?? '/'}
+      selected={isCurrent(pathname, item.path)}
+      onClick={onNavigate}
+      sx={{ ps: folded ? 2.5 : 2 + depth * 2 }}
+    >
+      <Tooltip title={folded ? title : ''} placement="right">
+        <ListItemIcon sx={{ minWidth: 40 }}>
+          <NavIcon name={item.icon} />
+        </ListItemIcon>
+      </Tooltip>
+      {!folded && <ListItemText primary={title} />}
+    </ListItemButton>
+  );
+}
+
+function SidebarContent({ items, folded, onToggleFold, mobile, onCloseMobile }: Omit<Props, 'mobileOpen'>) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const fullName = [user?.familyName, user?.givenName].filter(Boolean).join(' ');
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: folded ? 1.5 : 2, py: 1.5, minHeight: 64 }}>
+        <img src="/logo.svg" alt="" width={36} height={36} />
+        {!folded && (
+          <Typography variant="h6" component="span" sx={{ fontWeight: 700, flex: 1 }}>
+            {t('app.name')}
+          </Typography>
+        )}
+        {!mobile && !folded && (
+          <Tooltip title={t('layout.fold')}>
+            <IconButton onClick={onToggleFold} aria-label={t('layout.fold')} size="small">
+              <ChevronLeft sx={{ transform: 'scaleX(var(--podium-dir, 1))' }} />
+            </IconButton>
+          </Tooltip>
+        )}
+      </Box>
+      {!mobile && folded && (
+        <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+          <Tooltip title={t('layout.unfold')} placement="right">
+            <IconButton onClick={onToggleFold} aria-label={t('layout.unfold')} size="small">
+              <ChevronRight />
+            </IconButton>
+          </Tooltip>
+        </Box>
+      )}
+      {user && (
+        <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', py: folded ? 1 : 2, px: 1, textAlign: 'center' }}>
+          <Avatar
+            src={user.picture ?? '/avatar.svg'}
+            alt={fullName || user.email}
+            sx={{ width: folded ? 40 : 72, height: folded ? 40 : 72, mb: folded ? 0 : 1 }}
+          />
+          {!folded && (
+            <>
+              <Typography sx={{ fontWeight: 600 }} data-testid="sidebar-name">
+                {fullName || '—'}
+              </Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+                {user.email}
+              </Typography>
+            </>
+          )}
+        </Box>
+      )}
+      <Divider />
+      <Box component="nav" aria-label={t('nav.navigation')} sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
+        <List>
+          {items.map((item) => (
+            <NavEntry key={item.id} item={item} folded={folded} depth={0} onNavigate={mobile ? onCloseMobile : () => {}} />
+          ))}
+        </List>
+      </Box>
+      {!folded && (
+        <Box sx={{ p: 2, display: 'grid', gap: 0.5 }}>
+          <Link href={TERMS_URL} target="_blank" rel="noopener" variant="body2" underline="hover">
+            {t('layout.termsLong')} <OpenInNew sx={{ fontSize: 14, verticalAlign: 'middle' }} />
+          </Link>
+          <Link href={PERSONAL_DATA_URL} target="_blank" rel="noopener" variant="body2" underline="hover">
+            {t('layout.personalData')} <OpenInNew sx={{ fontSize: 14, verticalAlign: 'middle' }} />
+          </Link>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+/** The sidebar of SPEC.md §2: 280 px, folded 64 px, a drawer on small screens. */
+export function Sidebar(props: Props) {
+  const width = props.folded && !props.mobile ? SIDEBAR_FOLDED_WIDTH : SIDEBAR_WIDTH;
+  if (props.mobile) {
+    return (
+      <Drawer
+        variant="temporary"
+        open={props.mobileOpen}
+        onClose={props.onCloseMobile}
+        ModalProps={{ keepMounted: true }}
+        slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}
+      >
+        <SidebarContent {...props} folded={false} />
+      </Drawer>
+    );
+  }
+  return (
+    <Drawer
+      variant="permanent"
+      data-testid="sidebar"
+      sx={{
+        width,
+        flexShrink: 0,
+        '& .MuiDrawer-paper': { width, boxSizing: 'border-box', overflowX: 'hidden', transition: (t) => t.transitions.create('width') },
+      }}
+    >
+      <SidebarContent {...props} />
+    </Drawer>
+  );
+}

@@ -1,0 +1,26 @@
+import AccountCircle from '@mui/icons-material/AccountCircle';
+import Assignment from '@mui/icons-material/Assignment';
+import EmojiEvents from '@mui/icons-material/EmojiEvents';
+import Group from '@mui/icons-material/Group';
+import Help from '@mui/icons-material/Help';
+import HowToReg from '@mui/icons-material/HowToReg';
+import Person from '@mui/icons-material/Person';
+import School from '@mui/icons-material/School';
+import type { SvgIconProps } from '@mui/material';
+import type { ComponentType } from 'react';
+
+const ICONS: Record<string, ComponentType<SvgIconProps>> = {
+  account_circle: AccountCircle,
+  assignment: Assignment,
+  emoji_events: EmojiEvents,
+  group: Group,
+  help: Help,
+  how_to_reg: HowToReg,
+  person: Person,
+  school: School,
+};
+
+export function NavIcon({ name, ...props }: { name: string } & SvgIconProps) {
+  const Icon = ICONS[name] ?? Help;
+  return <Icon {...props} />;
+}

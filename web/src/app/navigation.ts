@@ -1,0 +1,63 @@
+import type { UserType } from '../../../shared/constants.js';
+
+/**
+ * The menu of SPEC.md §2. `roles` undefined: everyone sees the item; an empty list: only
+ * guests (users without a role); otherwise the user's type must be listed.
+ */
+export type NavItem = {
+  id: string;
+  titleKey: string;
+  path?: string;
+  icon: string;
+  roles?: readonly UserType[];
+  children?: readonly NavItem[];
+};
+
+export const NAVIGATION: readonly NavItem[] = [
+  {
+    id: 'users',
+    titleKey: 'nav.users',
+    icon: 'group',
+    roles: ['teacher', 'admin'],
+    children: [
+      { id: 'teachers', titleKey: 'nav.teachers', path: '/profesori', icon: 'school', roles: ['teacher', 'admin'] },
+      { id: 'students', titleKey: 'nav.students', path: '/elevi', icon: 'person', roles: ['teacher', 'admin'] },
+    ],
+  },
+  { id: 'exams', titleKey: 'nav.exams', path: '/examene', icon: 'emoji_events', roles: ['teacher', 'admin'] },
+  { id: 'my-tests', titleKey: 'nav.myTests', path: '/tests', icon: 'assignment', roles: ['student'] },
+  { id: 'sign-up', titleKey: 'nav.signUpTests', path: '/test/inscriere', icon: 'how_to_reg', roles: ['student'] },
+  { id: 'profile', titleKey: 'nav.profile', path: '/profil', icon: 'account_circle', roles: ['student', 'teacher', 'admin'] },
+  { id: 'help', titleKey: 'nav.help', path: '/ajutor', icon: 'help' },
+];
+
+export function canSee(item: Pick<NavItem, 'roles'>, role: UserType | undefined): boolean {
+  if (item.roles === undefined) return true;
+  if (item.roles.length === 0) return role === undefined;
+  return role !== undefined && item.roles.includes(role);
+}
+
+/** The menu a user sees: hidden items dropped, groups left without children dropped too. */
+export function visibleNavigation(
+  role: UserType | undefined,
+  items: readonly NavItem[] = NAVIGATION,
+): NavItem[] {
+  return items.flatMap((item) => {
+    if (!canSee(item, role)) return [];
+    if (!item.children) return [item];
+    const children = visibleNavigation(role, item.children);
+    return children.length ? [{ ...item, children }] : [];
+  });
+}
+
+/** Every page (leaf) a user can open from the menu, for search and shortcuts. */
+export function flatPages(items: readonly NavItem[]): NavItem[] {
+  return items.flatMap((item) => (item.children ? flatPages(item.children) : item.path ? [item] : []));
+}
+
+/** Case- and diacritic-insensitive menu search (SPEC.md §9: at most 10 suggestions). */
+export function searchPages(pages: NavItem[], titles: (item: NavItem) => string, text: string, max = 10) {
+  const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const q = fold(text.trim());
+  return pages.filter((p) => !q || fold(titles(p)).includes(q)).slice(0, max);
+}

@@ -1,0 +1,61 @@
+import { Alert, Box, Button, Card, CardActionArea, CardContent, Grid, Paper, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { NavIcon } from '../layout/icons.js';
+import { flatPages, visibleNavigation } from '../navigation.js';
+import { useAuth } from '../providers/auth.js';
+
+/** `/` once signed in: registration first, then the inactive notice, then the start page. */
+export function HomePage() {
+  const { t } = useTranslation();
+  const { user, thankYou } = useAuth();
+
+  if (!user) return null;
+  if (!user.registered && user.type !== 'admin') {
+    return <Navigate to={user.type === 'student' ? '/inregistrare/elev' : '/inregistrare/profesor'} replace />;
+  }
+
+  const name = user.givenName ?? user.email;
+  const pages = flatPages(visibleNavigation(user.state === 'active' ? user.type : undefined));
+
+  return (
+    <Box sx={{ display: 'grid', gap: 3 }}>
+      {thankYou && (
+        <Alert severity="success" role="status">
+          {t('register.thankYou')}
+        </Alert>
+      )}
+      <Paper sx={{ p: 3 }}>
+        <Typography variant="h4" component="h1">
+          {t('layout.welcomeUser', { name })}
+        </Typography>
+        <Typography color="text.secondary">{t('layout.dashboardHint')}</Typography>
+      </Paper>
+      {user.state !== 'active' && (
+        <Alert severity="warning" variant="outlined" data-testid="inactive-notice">
+          <Typography sx={{ fontWeight: 600 }}>{t('layout.inactiveTitle')}</Typography>
+          {t(user.type === 'student' ? 'layout.inactiveStudent' : 'layout.inactiveTeacher')}
+        </Alert>
+      )}
+      <Grid container spacing={2}>
+        {pages.map((page) => (
+          <Grid key={page.id} size={{ xs: 12, sm: 6, md: 4 }}>
+            <Card variant="outlined">
+              <CardActionArea component={Link} to={page.path ?? '/'}>
+                <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
+                  <NavIcon name={page.icon} color="primary" />
+                  <Typography sx={{ fontWeight: 500 }}>{t(page.titleKey)}</Typography>
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          </Grid>
+        ))}
+      </Grid>
+      {user.state !== 'active' && (
+        <Button component={Link} to="/ajutor" variant="outlined" sx={{ justifySelf: 'start' }}>
+          {t('nav.help')}
+        </Button>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,98 @@
+import Login from '@mui/icons-material/Login';
+import { Alert, Box, Button, Divider, Link, Paper, Stack, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../app/providers/auth.js';
+import { oidcInfo, oidcStartUrl } from './api/auth-api.js';
+import { ForgotForm, ResetForm } from './PasswordForms.js';
+import { SignInForm } from './SignInForm.js';
+import { SignUpForm } from './SignUpForm.js';
+
+type Mode = 'signin' | 'signup' | 'forgot' | 'reset';
+
+function initialMode(): { mode: Mode; uid?: string; code?: string } {
+  const q = new URLSearchParams(window.location.search);
+  const uid = q.get('uid');
+  const code = q.get('code');
+  if (q.get('mode') === 'reset' && uid && code) return { mode: 'reset', uid, code };
+  return { mode: q.get('mode') === 'signup' ? 'signup' : 'signin' };
+}
+
+/** `/` for guests: sign in, sign up, forgotten password and the reset link's form. */
+export function WelcomePage() {
+  const { t } = useTranslation();
+  const { linkError } = useAuth();
+  const [state, setState] = useState(initialMode);
+  const [notice, setNotice] = useState<string>();
+  const oidc = useQuery({ queryKey: ['auth', 'oidc'], queryFn: oidcInfo, staleTime: Infinity });
+
+  const go = (mode: Mode, message?: string) => {
+    setNotice(message);
+    setState({ mode });
+    if (window.location.search) window.history.replaceState(null, '', '/');
+  };
+
+  const titles: Record<Mode, string> = {
+    signin: t('auth.signInTitle'),
+    signup: t('auth.signUpTitle'),
+    forgot: t('auth.forgotTitle'),
+    reset: t('auth.resetTitle'),
+  };
+
+  return (
+    <Paper sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth: 440 }} elevation={3}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {titles[state.mode]}
+      </Typography>
+      {linkError && !notice && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {t(`errors.${linkError.code}`, { defaultValue: t('auth.linkInvalid') })}
+        </Alert>
+      )}
+      {notice && (
+        <Alert severity="success" sx={{ mb: 2 }} role="status">
+          {notice}
+        </Alert>
+      )}
+      {state.mode === 'signin' && <SignInForm />}
+      {state.mode === 'signup' && (
+        <SignUpForm onDone={(email) => go('signin', t('auth.signupSent', { email }))} />
+      )}
+      {state.mode === 'forgot' && (
+        <ForgotForm onDone={(email) => go('signin', t('auth.forgotSent', { email }))} />
+      )}
+      {state.mode === 'reset' && state.uid && state.code && (
+        <ResetForm uid={state.uid} code={state.code} onDone={() => go('signin', t('auth.resetDone'))} />
+      )}
+
+      {state.mode === 'signin' && oidc.data?.enabled && (
+        <>
+          <Divider sx={{ my: 2 }}>{t('auth.or')}</Divider>
+          <Button fullWidth variant="outlined" startIcon={<Login />} href={oidcStartUrl('student')}>
+            {t('auth.oidc', { label: oidc.data.label })}
+          </Button>
+        </>
+      )}
+
+      <Stack spacing={1} sx={{ mt: 3 }}>
+        {state.mode !== 'signin' && (
+          <Link component="button" type="button" onClick={() => go('signin')} underline="hover">
+            {t('auth.backToSignIn')}
+          </Link>
+        )}
+        {state.mode === 'signin' && (
+          <>
+            <Link component="button" type="button" onClick={() => go('forgot')} underline="hover">
+              {t('auth.toForgot')}
+            </Link>
+            <Link component="button" type="button" onClick={() => go('signup')} underline="hover">
+              {t('auth.toSignUp')}
+            </Link>
+          </>
+        )}
+      </Stack>
+      <Box />
+    </Paper>
+  );
+}

@@ -1,0 +1,43 @@
+import type {
+  LoginInput,
+  RegisterStudentInput,
+  RegisterTeacherInput,
+  Session,
+  SignupInput,
+} from '../../../../../shared/schemas/auth.js';
+import type { User } from '../../../../../shared/schemas/users.js';
+import { api } from '../../../api/client.js';
+
+// The auth service of SPEC.md §7, one function per call.
+const base = '/auth-service/auth';
+
+export const whoami = () => api<User>(`${base}/whoami`, { quiet401: true });
+
+export const login = (body: LoginInput) =>
+  api<Session>(`${base}/login`, { method: 'POST', body, quiet401: true });
+
+export const signup = (body: SignupInput) =>
+  api<{ ok: true }>(`${base}/signup`, { method: 'POST', body });
+
+export const forgotPassword = (body: { email: string; locale?: string }) =>
+  api<{ ok: true }>(`${base}/password/forgot`, { method: 'POST', body });
+
+export const resetPassword = (body: { uid: string; code: string; password: string }) =>
+  api<{ ok: true }>(`${base}/password/reset`, { method: 'POST', body });
+
+/** Exchanges the uid/code of an e-mailed link (or the OIDC return) for a session. */
+export const exchangeCode = (uid: string, code: string, oauth: boolean) =>
+  api<Session>(
+    `${base}/${oauth ? 'oauth/token' : 'token'}/${encodeURIComponent(uid)}/${encodeURIComponent(code)}`,
+    { quiet401: true },
+  );
+
+export const register = (body: RegisterStudentInput | RegisterTeacherInput) =>
+  api<User>(`${base}/register`, { method: 'POST', body });
+
+export const logout = () => api<{ ok: true }>(`${base}/logout`, { method: 'POST', quiet401: true });
+
+export const oidcInfo = () => api<{ enabled: boolean; label: string }>(`${base}/oidc`);
+
+export const oidcStartUrl = (type: 'student' | 'teacher') =>
+  `/api/v1${base}/oidc/start?type=${type}`;

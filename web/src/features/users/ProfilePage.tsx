@@ -1,0 +1,158 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Avatar, Box, Button, Chip, Divider, Grid, Paper, Stack, Typography } from '@mui/material';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { COUNTIES, DISCIPLINES, GRADES, STUDENT_LOCALES } from '../../../../shared/constants.js';
+import { profilePatchSchema } from '../../../../shared/schemas/users.js';
+import { useAuth } from '../../app/providers/auth.js';
+import { useSnackbar } from '../../app/providers/snackbar.js';
+import { FormSelect, FormText } from '../../components/form/fields.js';
+import { applyServerErrors } from '../../components/form/server-errors.js';
+import { patchProfile } from './api/patch-profile.js';
+
+const base = profilePatchSchema.shape;
+const studentForm = z.object({
+  familyName: base.familyName.unwrap(),
+  givenName: base.givenName.unwrap(),
+  dateOfBirth: base.dateOfBirth.unwrap(),
+  county: base.county.unwrap(),
+  city: base.city.unwrap(),
+  school: base.school.unwrap(),
+  grade: base.grade.unwrap(),
+  locale: base.locale.unwrap(),
+  occupation: base.occupation.unwrap(),
+});
+const teacherForm = z.object({
+  familyName: base.familyName.unwrap(),
+  givenName: base.givenName.unwrap(),
+  county: base.county.unwrap(),
+  city: base.city.unwrap(),
+  school: base.school.unwrap(),
+  discipline: base.discipline.unwrap(),
+});
+const adminForm = z.object({
+  familyName: base.familyName.unwrap(),
+  givenName: base.givenName.unwrap(),
+});
+type Input = Partial<z.input<typeof studentForm> & z.input<typeof teacherForm>>;
+
+/** /profil: the user's own details (SPEC.md §3), saved with PATCH /users/{email}. */
+export function ProfilePage() {
+  const { t, i18n } = useTranslation();
+  const { user, setUser } = useAuth();
+  const { notify, notifyError } = useSnackbar();
+  const isStudent = user?.type === 'student';
+  const isTeacher = user?.type === 'teacher';
+  const schema = isStudent ? studentForm : isTeacher ? teacherForm : adminForm;
+  const { control, handleSubmit, setError, formState, reset } = useForm<Input>({
+    resolver: zodResolver(schema as z.ZodType<Input, Input>),
+    defaultValues: {
+      familyName: user?.familyName ?? '',
+      givenName: user?.givenName ?? '',
+      dateOfBirth: user?.dateOfBirth ?? '',
+      county: (user?.county ?? undefined) as Input['county'],
+      city: user?.city ?? '',
+      school: user?.school ?? '',
+      grade: user?.grade ?? undefined,
+      locale: (user?.locale ?? 'ro') as Input['locale'],
+      occupation: user?.occupation ?? '',
+      discipline: user?.discipline ?? '',
+    },
+  });
+  if (!user) return null;
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const saved = await patchProfile(user.email, values);
+      setUser(saved);
+      reset(values);
+      notify('update_msg_profile');
+    } catch (e) {
+      if (!applyServerErrors(e, setError, Object.keys(schema.shape))) notifyError(e, 'msg_change_error');
+    }
+  });
+
+  const fullName = [user.familyName, user.givenName].filter(Boolean).join(' ');
+  const since = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(user.createdAt));
+
+  return (
+    <Stack spacing={3} sx={{ maxWidth: 900, mx: 'auto' }}>
+      <Paper sx={{ p: 3, display: 'flex', gap: 3, alignItems: 'center', flexWrap: 'wrap' }}>
+        <Avatar src={user.picture ?? '/avatar.svg'} alt="" sx={{ width: 80, height: 80 }} />
+        <Box sx={{ flex: 1, minWidth: 200 }}>
+          <Typography variant="h5" component="h1">
+            {t('profile.title')}
+          </Typography>
+          <Typography sx={{ fontWeight: 600 }}>{fullName}</Typography>
+          <Typography color="text.secondary">{user.email}</Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('profile.memberSince', { date: since })}
+          </Typography>
+        </Box>
+        <Stack direction="row" spacing={1}>
+          <Chip label={t(`roles.${user.type}`)} color="primary" variant="outlined" />
+          <Chip label={t(`states.${user.state}`)} color={user.state === 'active' ? 'success' : 'default'} variant="outlined" />
+          {user.teacherCode && <Chip label={`${t('fields.teacherCode')}: ${user.teacherCode}`} variant="outlined" />}
+        </Stack>
+      </Paper>
+      <Paper sx={{ p: 3 }}>
+        <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
+          {t('profile.personal')}
+        </Typography>
+        <Grid component="form" container spacing={2} onSubmit={onSubmit} noValidate>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <FormText control={control} name="familyName" label={t('fields.familyName')} required />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <FormText control={control} name="givenName" label={t('fields.givenName')} required />
+          </Grid>
+          {isStudent && (
+            <>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <FormText control={control} name="dateOfBirth" label={t('fields.dateOfBirth')} type="date" required slotProps={{ inputLabel: { shrink: true } }} />
+              </Grid>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <FormSelect control={control} name="grade" label={t('fields.grade')} required numeric options={GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) }))} />
+              </Grid>
+            </>
+          )}
+          {(isStudent || isTeacher) && (
+            <>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <FormSelect control={control} name="county" label={t('fields.county')} required options={COUNTIES.map((c) => ({ value: c, label: c }))} />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <FormText control={control} name="city" label={t('fields.city')} required />
+          </Grid>
+          <Grid size={12}>
+            <FormText control={control} name="school" label={t('fields.school')} required />
+          </Grid>
+            </>
+          )}
+          {isStudent && (
+            <>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <FormSelect control={control} name="locale" label={t('fields.locale')} required options={STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }))} />
+              </Grid>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <FormText control={control} name="occupation" label={t('fields.occupation')} />
+              </Grid>
+            </>
+          )}
+          {isTeacher && (
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <FormSelect control={control} name="discipline" label={t('fields.discipline')} required options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))} />
+            </Grid>
+          )}
+          <Grid size={12}>
+            <Divider sx={{ mb: 2 }} />
+            <Button type="submit" variant="contained" disabled={formState.isSubmitting || !formState.isDirty}>
+              {formState.isSubmitting ? t('profile.saving') : t('profile.save')}
+            </Button>
+          </Grid>
+        </Grid>
+      </Paper>
+    </Stack>
+  );
+}
