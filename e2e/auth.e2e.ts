@@ -17,7 +17,10 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
   });
 
   const newPage = async (lang: 'ro' | 'en' = 'ro') => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 860 },
+      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+    });
     await context.addInitScript((l) => {
       if (!window.localStorage.getItem('podium.language')) {
         window.localStorage.setItem('podium.language', JSON.stringify(l));
