@@ -55,7 +55,9 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await page.getByLabel('Adresa de e-mail').fill('maria.ionescu@example.ro');
     await page.getByLabel('Parola', { exact: true }).fill('scurta');
     await page.getByRole('button', { name: 'Creează contul' }).click();
-    await expect.poll(() => page.getByText('Parola trebuie să aibă cel puțin 8 caractere').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('Parola trebuie să aibă cel puțin 8 caractere').count())
+      .toBe(1);
     await page.getByLabel('Parola', { exact: true }).fill('o-parola-buna-123');
     await page.getByRole('button', { name: 'Creează contul' }).click();
     await expect
@@ -68,7 +70,9 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await page.waitForURL('**/inregistrare/elev');
     // The code was taken from the address bar.
     expect(page.url()).not.toContain('code=');
-    await expect.poll(() => page.getByRole('heading', { name: 'Înregistrare elev' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Înregistrare elev' }).count())
+      .toBe(1);
 
     await page.getByRole('button', { name: 'Trimite înregistrarea' }).click();
     await expect.poll(() => page.getByText('Câmpul este obligatoriu').count()).toBeGreaterThan(4);
@@ -92,7 +96,9 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await page.getByLabel('Codul echipei').fill('mate-cj');
     await page.getByRole('button', { name: 'Trimite înregistrarea' }).click();
     await page.waitForURL(`${podium.baseUrl}/`);
-    await expect.poll(() => page.getByText('Vă mulțumim! Înregistrarea a fost trimisă.').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('Vă mulțumim! Înregistrarea a fost trimisă.').count())
+      .toBe(1);
     // Inactive until the coordinating teacher activates the account: told so, features hidden.
     await expect.poll(() => page.getByTestId('inactive-notice').count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Testele mele' }).count()).toBe(0);
@@ -100,7 +106,9 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await page.waitForURL(`${podium.baseUrl}/`);
     // The thank-you message goes away by itself after 3500 ms.
     await expect
-      .poll(() => page.getByText('Vă mulțumim! Înregistrarea a fost trimisă.').count(), { timeout: 6000 })
+      .poll(() => page.getByText('Vă mulțumim! Înregistrarea a fost trimisă.').count(), {
+        timeout: 6000,
+      })
       .toBe(0);
 
     await podium.activate('maria.ionescu@example.ro');
@@ -131,11 +139,21 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     const page = await newPage();
     await signIn(page, 'ion.pop@example.ro', 'parola-gresita');
     await expect
-      .poll(() => page.getByRole('alert').filter({ hasText: 'Adresa de e-mail sau parola nu este corectă.' }).count())
+      .poll(() =>
+        page
+          .getByRole('alert')
+          .filter({ hasText: 'Adresa de e-mail sau parola nu este corectă.' })
+          .count(),
+      )
       .toBe(1);
     await signIn(page, 'nimeni@example.ro', 'parola-gresita');
     await expect
-      .poll(() => page.getByRole('alert').filter({ hasText: 'Adresa de e-mail sau parola nu este corectă.' }).count())
+      .poll(() =>
+        page
+          .getByRole('alert')
+          .filter({ hasText: 'Adresa de e-mail sau parola nu este corectă.' })
+          .count(),
+      )
       .toBe(1);
 
     await signIn(page, 'ion.pop@example.ro', 'parola-corecta-1');
@@ -144,18 +162,26 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
   });
 
   it('resets a forgotten password from the login screen', async () => {
-    await podium.createUser({ email: 'uituc@example.ro', password: 'parola-veche-1', type: 'teacher' });
+    await podium.createUser({
+      email: 'uituc@example.ro',
+      password: 'parola-veche-1',
+      type: 'teacher',
+    });
     const page = await newPage('en');
     await page.goto(`${podium.baseUrl}/`);
     await page.getByRole('button', { name: 'Forgotten your password?' }).click();
     await page.getByLabel('E-mail address').fill('uituc@example.ro');
     await page.getByRole('button', { name: 'Send the link' }).click();
-    await expect.poll(() => page.getByText('If there is an account for uituc@example.ro').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('If there is an account for uituc@example.ro').count())
+      .toBe(1);
 
     const mail = await podium.lastMail('uituc@example.ro');
     expect(mail.link).toContain('mode=reset');
     await page.goto(mail.link ?? '');
-    await expect.poll(() => page.getByRole('heading', { name: 'Choose a new password' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Choose a new password' }).count())
+      .toBe(1);
     await page.getByLabel('New password', { exact: true }).fill('parola-noua-2');
     await page.getByRole('button', { name: 'Save the password' }).click();
     await expect.poll(() => page.getByText('Your password has been changed.').count()).toBe(1);
@@ -164,7 +190,9 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await page.goto(mail.link ?? '');
     await page.getByLabel('New password', { exact: true }).fill('parola-noua-3');
     await page.getByRole('button', { name: 'Save the password' }).click();
-    await expect.poll(() => page.getByText('This link is no longer valid. Ask for a new one.').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('This link is no longer valid. Ask for a new one.').count())
+      .toBe(1);
 
     await page.goto(`${podium.baseUrl}/`);
     await page.getByLabel('E-mail address').fill('uituc@example.ro');
@@ -175,7 +203,11 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
   });
 
   it('signs out, ends the session on the server and guards the pages again', async () => {
-    await podium.createUser({ email: 'iese@example.ro', password: 'parola-iese-1', type: 'student' });
+    await podium.createUser({
+      email: 'iese@example.ro',
+      password: 'parola-iese-1',
+      type: 'student',
+    });
     const page = await newPage();
     await signIn(page, 'iese@example.ro', 'parola-iese-1');
     await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
@@ -187,7 +219,10 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Autentificare' }).count()).toBe(1);
     expect(await page.evaluate(() => window.localStorage.getItem('podium.session'))).toBeNull();
 
-    const { token: bearer, userId } = JSON.parse(token ?? '{}') as { token: string; userId: string };
+    const { token: bearer, userId } = JSON.parse(token ?? '{}') as {
+      token: string;
+      userId: string;
+    };
     const res = await fetch(`${podium.baseUrl}/api/v1/auth-service/auth/whoami`, {
       headers: { authorization: `Bearer ${bearer}`, userid: userId },
     });
@@ -201,7 +236,11 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
   });
 
   it('sends a user whose session died to /deconectare and back to the login', async () => {
-    await podium.createUser({ email: 'expirat@example.ro', password: 'parola-expirata-1', type: 'teacher' });
+    await podium.createUser({
+      email: 'expirat@example.ro',
+      password: 'parola-expirata-1',
+      type: 'teacher',
+    });
     const page = await newPage();
     await signIn(page, 'expirat@example.ro', 'parola-expirata-1');
     await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import type { UserSeed } from '../server/db/factories.js';
 import { users } from '../server/db/schema.js';
 import { buildTestApp } from '../server/test/app.js';

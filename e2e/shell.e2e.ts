@@ -10,9 +10,28 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
   beforeAll(async () => {
     podium = await startPodium();
     browser = await openBrowser();
-    await podium.createUser({ email: 'elev@example.ro', password: 'parola-elev-1', type: 'student', givenName: 'Elena', familyName: 'Stan' });
-    await podium.createUser({ email: 'prof@example.ro', password: 'parola-prof-1', type: 'teacher', givenName: 'Radu', familyName: 'Matei', teacherCode: 'RADU-MATE' });
-    await podium.createUser({ email: 'admin@example.ro', password: 'parola-admin-1', type: 'admin', givenName: 'Ioana', familyName: 'Dinu' });
+    await podium.createUser({
+      email: 'elev@example.ro',
+      password: 'parola-elev-1',
+      type: 'student',
+      givenName: 'Elena',
+      familyName: 'Stan',
+    });
+    await podium.createUser({
+      email: 'prof@example.ro',
+      password: 'parola-prof-1',
+      type: 'teacher',
+      givenName: 'Radu',
+      familyName: 'Matei',
+      teacherCode: 'RADU-MATE',
+    });
+    await podium.createUser({
+      email: 'admin@example.ro',
+      password: 'parola-admin-1',
+      type: 'admin',
+      givenName: 'Ioana',
+      familyName: 'Dinu',
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -48,7 +67,12 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
   it('shows each role its own menu and turns it away from the others’ pages', async () => {
     const student = await open({ lang: 'ro' });
     await signIn(student, 'elev@example.ro', 'parola-elev-1');
-    expect(await menu(student)).toEqual(['Testele mele', 'Înscriere la concursuri', 'Profil', 'Ajutor']);
+    expect(await menu(student)).toEqual([
+      'Testele mele',
+      'Înscriere la concursuri',
+      'Profil',
+      'Ajutor',
+    ]);
     await shot(student, 'layout-student-ro');
     for (const path of ['/profesori', '/elevi', '/examene/x', '/inregistrare/elev']) {
       await student.goto(`${podium.baseUrl}${path}`);
@@ -76,7 +100,9 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
 
     const guest = await open({ lang: 'ro' });
     await guest.goto(`${podium.baseUrl}/ajutor`);
-    await expect.poll(() => guest.getByRole('heading', { name: 'Ajutor și întrebări frecvente' }).count()).toBe(1);
+    await expect
+      .poll(() => guest.getByRole('heading', { name: 'Ajutor și întrebări frecvente' }).count())
+      .toBe(1);
     expect(await menu(guest)).toEqual(['Ajutor']);
     await shot(guest, 'help-guest-ro');
     await guest.context().close();
@@ -103,7 +129,13 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
   });
 
   it('shows the registration form and its errors in English', async () => {
-    await podium.createUser({ email: 'new.teacher@example.ro', password: 'parola-noua-1', type: 'teacher', registered: false, state: 'inactive' });
+    await podium.createUser({
+      email: 'new.teacher@example.ro',
+      password: 'parola-noua-1',
+      type: 'teacher',
+      registered: false,
+      state: 'inactive',
+    });
     const page = await open({ lang: 'en' });
     await page.goto(`${podium.baseUrl}/`);
     await page.getByLabel('E-mail address').fill('new.teacher@example.ro');
@@ -125,7 +157,9 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await shot(page, 'registration-en');
     await page.getByLabel('Team code').fill('ANA-IS');
     await page.getByRole('button', { name: 'Send the registration' }).click();
-    await expect.poll(() => page.getByText('Thank you! Your registration has been sent.').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('Thank you! Your registration has been sent.').count())
+      .toBe(1);
     await expect.poll(() => page.getByText('Your account is not active yet').count()).toBe(1);
     expect(await menu(page)).toEqual(['Help']);
     await shot(page, 'inactive-teacher-en');
@@ -141,9 +175,10 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await page.getByRole('radio', { name: 'Încadrat (1120 px)' }).click();
     await page.getByRole('radio', { name: 'Întunecată' }).click();
     await page.getByRole('button', { name: 'Închide setările' }).click();
+    await page.getByRole('dialog', { name: 'Setări de afișare' }).waitFor({ state: 'hidden' });
     // In RTL the sidebar sits on the right.
     const box = await page.getByTestId('sidebar').locator('.MuiDrawer-paper').boundingBox();
-    expect(box && box.x).toBeGreaterThan(600);
+    expect(box?.x).toBeGreaterThan(600);
     const main = await page.locator('main').boundingBox();
     expect(main?.width).toBeLessThanOrEqual(1120);
     await shot(page, 'layout-rtl-dark-ro');
@@ -151,7 +186,9 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     // Saved to the profile: a fresh device with the same account gets them back.
     await expect
       .poll(async () => {
-        const s = await page.evaluate(() => JSON.parse(window.localStorage.getItem('podium.session') ?? '{}'));
+        const s = await page.evaluate(() =>
+          JSON.parse(window.localStorage.getItem('podium.session') ?? '{}'),
+        );
         const res = await fetch(`${podium.baseUrl}/api/v1/auth-service/auth/whoami`, {
           headers: { authorization: `Bearer ${s.token}`, userid: s.userId },
         });
@@ -185,12 +222,18 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await signIn(page, 'elev@example.ro', 'parola-elev-1');
     await page.getByRole('button', { name: 'Restrânge meniul' }).click();
     await expect
-      .poll(async () => (await page.getByTestId('sidebar').locator('.MuiDrawer-paper').boundingBox())?.width)
+      .poll(
+        async () =>
+          (await page.getByTestId('sidebar').locator('.MuiDrawer-paper').boundingBox())?.width,
+      )
       .toBe(64);
     await shot(page, 'layout-folded-ro');
     await page.getByRole('button', { name: 'Extinde meniul' }).click();
     await expect
-      .poll(async () => (await page.getByTestId('sidebar').locator('.MuiDrawer-paper').boundingBox())?.width)
+      .poll(
+        async () =>
+          (await page.getByTestId('sidebar').locator('.MuiDrawer-paper').boundingBox())?.width,
+      )
       .toBe(280);
 
     await page.getByLabel('Caută în meniu').fill('inscr');
@@ -200,11 +243,19 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await page.getByRole('button', { name: 'Alege scurtăturile' }).click();
     await page.getByRole('menuitemcheckbox', { name: /Testele mele/ }).click();
     await page.keyboard.press('Escape');
-    await page.getByRole('toolbar', { name: 'Scurtături' }).getByRole('link', { name: 'Testele mele' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Scurtături' })
+      .getByRole('link', { name: 'Testele mele' })
+      .click();
     await page.waitForURL('**/tests');
     await page.reload();
     await expect
-      .poll(() => page.getByRole('toolbar', { name: 'Scurtături' }).getByRole('link', { name: 'Testele mele' }).count())
+      .poll(() =>
+        page
+          .getByRole('toolbar', { name: 'Scurtături' })
+          .getByRole('link', { name: 'Testele mele' })
+          .count(),
+      )
       .toBe(1);
     await page.context().close();
   });
@@ -215,6 +266,8 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await page.getByRole('button', { name: 'Deschide meniul' }).click();
     await page.getByRole('link', { name: 'Ajutor' }).click();
     await page.waitForURL('**/ajutor');
+    // The drawer closes once a page is chosen.
+    await page.getByRole('navigation').waitFor({ state: 'hidden' });
     await shot(page, 'help-phone-ro');
     await page.context().close();
   });

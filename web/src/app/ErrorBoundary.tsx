@@ -21,7 +21,10 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
     return (
       <Translation>
         {(t) => (
-          <Box role="alert" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 3 }}>
+          <Box
+            role="alert"
+            sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 3 }}
+          >
             <Box sx={{ textAlign: 'center', maxWidth: 480 }}>
               <Typography variant="h5" component="h1" gutterBottom>
                 {t('app.errorBoundary')}

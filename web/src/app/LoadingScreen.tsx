@@ -8,7 +8,13 @@ export function LoadingScreen() {
     <Box
       role="status"
       aria-live="polite"
-      sx={{ minHeight: '60vh', display: 'grid', placeItems: 'center', gap: 2, alignContent: 'center' }}
+      sx={{
+        minHeight: '60vh',
+        display: 'grid',
+        placeItems: 'center',
+        gap: 2,
+        alignContent: 'center',
+      }}
     >
       <img src="/logo.svg" alt="" width={64} height={64} />
       <CircularProgress size={32} />

@@ -26,11 +26,20 @@ describe('navigation', () => {
 
   it('searches titles without case or diacritics, at most ten results', () => {
     const pages = flatPages(NAVIGATION);
-    const ro: Record<string, string> = { teachers: 'Profesori', students: 'Elevi', 'sign-up': 'Înscriere la concursuri' };
+    const ro: Record<string, string> = {
+      teachers: 'Profesori',
+      students: 'Elevi',
+      'sign-up': 'Înscriere la concursuri',
+    };
     const title = (p: { id: string }) => ro[p.id] ?? p.id;
     expect(searchPages(pages, title, 'INSCRIERE').map((p) => p.id)).toEqual(['sign-up']);
     expect(searchPages(pages, title, 'prof').map((p) => p.id)).toEqual(['teachers', 'profile']);
-    const many = Array.from({ length: 30 }, (_, i) => ({ id: `p${i}`, titleKey: 'x', icon: 'x', path: `/p${i}` }));
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      id: `p${i}`,
+      titleKey: 'x',
+      icon: 'x',
+      path: `/p${i}`,
+    }));
     expect(searchPages(many, () => 'pagina', 'pag')).toHaveLength(10);
   });
 });

@@ -20,14 +20,50 @@ export const NAVIGATION: readonly NavItem[] = [
     icon: 'group',
     roles: ['teacher', 'admin'],
     children: [
-      { id: 'teachers', titleKey: 'nav.teachers', path: '/profesori', icon: 'school', roles: ['teacher', 'admin'] },
-      { id: 'students', titleKey: 'nav.students', path: '/elevi', icon: 'person', roles: ['teacher', 'admin'] },
+      {
+        id: 'teachers',
+        titleKey: 'nav.teachers',
+        path: '/profesori',
+        icon: 'school',
+        roles: ['teacher', 'admin'],
+      },
+      {
+        id: 'students',
+        titleKey: 'nav.students',
+        path: '/elevi',
+        icon: 'person',
+        roles: ['teacher', 'admin'],
+      },
     ],
   },
-  { id: 'exams', titleKey: 'nav.exams', path: '/examene', icon: 'emoji_events', roles: ['teacher', 'admin'] },
-  { id: 'my-tests', titleKey: 'nav.myTests', path: '/tests', icon: 'assignment', roles: ['student'] },
-  { id: 'sign-up', titleKey: 'nav.signUpTests', path: '/test/inscriere', icon: 'how_to_reg', roles: ['student'] },
-  { id: 'profile', titleKey: 'nav.profile', path: '/profil', icon: 'account_circle', roles: ['student', 'teacher', 'admin'] },
+  {
+    id: 'exams',
+    titleKey: 'nav.exams',
+    path: '/examene',
+    icon: 'emoji_events',
+    roles: ['teacher', 'admin'],
+  },
+  {
+    id: 'my-tests',
+    titleKey: 'nav.myTests',
+    path: '/tests',
+    icon: 'assignment',
+    roles: ['student'],
+  },
+  {
+    id: 'sign-up',
+    titleKey: 'nav.signUpTests',
+    path: '/test/inscriere',
+    icon: 'how_to_reg',
+    roles: ['student'],
+  },
+  {
+    id: 'profile',
+    titleKey: 'nav.profile',
+    path: '/profil',
+    icon: 'account_circle',
+    roles: ['student', 'teacher', 'admin'],
+  },
   { id: 'help', titleKey: 'nav.help', path: '/ajutor', icon: 'help' },
 ];
 
@@ -52,11 +88,18 @@ export function visibleNavigation(
 
 /** Every page (leaf) a user can open from the menu, for search and shortcuts. */
 export function flatPages(items: readonly NavItem[]): NavItem[] {
-  return items.flatMap((item) => (item.children ? flatPages(item.children) : item.path ? [item] : []));
+  return items.flatMap((item) =>
+    item.children ? flatPages(item.children) : item.path ? [item] : [],
+  );
 }
 
 /** Case- and diacritic-insensitive menu search (SPEC.md §9: at most 10 suggestions). */
-export function searchPages(pages: NavItem[], titles: (item: NavItem) => string, text: string, max = 10) {
+export function searchPages(
+  pages: NavItem[],
+  titles: (item: NavItem) => string,
+  text: string,
+  max = 10,
+) {
   const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   const q = fold(text.trim());
   return pages.filter((p) => !q || fold(titles(p)).includes(q)).slice(0, max);

@@ -5,10 +5,10 @@ import { WelcomePage } from '../features/auth/WelcomePage.js';
 import { HelpPage } from '../features/help/HelpPage.js';
 import { ProfilePage } from '../features/users/ProfilePage.js';
 import { type Access, Guard } from './guard.js';
+import { LoadingScreen } from './LoadingScreen.js';
 import { AppLayout } from './layout/AppLayout.js';
 import { AuthLayout } from './layout/AuthLayout.js';
 import { BareLayout } from './layout/BareLayout.js';
-import { LoadingScreen } from './LoadingScreen.js';
 import { HomePage } from './pages/HomePage.js';
 import { LogoutPage } from './pages/LogoutPage.js';
 import { PlaceholderPage } from './pages/PlaceholderPage.js';
@@ -20,7 +20,8 @@ const STUDENT = { roles: ['student'], registered: true, active: true } satisfies
 const MEMBER = { roles: ALL, registered: true, active: true } satisfies Access;
 
 const guarded = (access: Access, element: ReactNode) => <Guard access={access}>{element}</Guard>;
-const soon = (access: Access, titleKey: string) => guarded(access, <PlaceholderPage titleKey={titleKey} />);
+const soon = (access: Access, titleKey: string) =>
+  guarded(access, <PlaceholderPage titleKey={titleKey} />);
 
 /** Guests on `/` get the welcome screen without the app frame; everyone else gets the frame. */
 function Shell() {
@@ -50,14 +51,29 @@ export const router = createBrowserRouter([
       { path: 'examene/:examId/editii/:editionId', element: soon(STAFF, 'pages.editionDetail') },
       { path: phase, element: soon(STAFF, 'pages.phaseDetail') },
       { path: `${phase}/test/:testId`, element: soon(STAFF, 'pages.testStudents') },
-      { path: `${phase}/test/:testId/student/:studentId/answers`, element: soon(STAFF, 'pages.studentAnswers') },
-      { path: `${phase}/questions/:questionId/mediator`, element: soon(STAFF, 'pages.questionMediator') },
-      { path: `${phase}/questions/:questionId/corectori`, element: soon(STAFF, 'pages.questionReviewers') },
+      {
+        path: `${phase}/test/:testId/student/:studentId/answers`,
+        element: soon(STAFF, 'pages.studentAnswers'),
+      },
+      {
+        path: `${phase}/questions/:questionId/mediator`,
+        element: soon(STAFF, 'pages.questionMediator'),
+      },
+      {
+        path: `${phase}/questions/:questionId/corectori`,
+        element: soon(STAFF, 'pages.questionReviewers'),
+      },
       { path: 'tests', element: soon(STUDENT, 'pages.myTests') },
       { path: 'teste/:testId/rezultat', element: soon(STUDENT, 'pages.testResult') },
       { path: 'test/inscriere', element: soon(STUDENT, 'pages.testSignUp') },
-      { path: 'inregistrare/profesor', element: guarded({ roles: ['teacher'], registered: false }, <RegisterTeacherPage />) },
-      { path: 'inregistrare/elev', element: guarded({ roles: ['student'], registered: false }, <RegisterStudentPage />) },
+      {
+        path: 'inregistrare/profesor',
+        element: guarded({ roles: ['teacher'], registered: false }, <RegisterTeacherPage />),
+      },
+      {
+        path: 'inregistrare/elev',
+        element: guarded({ roles: ['student'], registered: false }, <RegisterStudentPage />),
+      },
       { path: 'profesori', element: soon(STAFF, 'pages.teachers') },
       { path: 'elevi', element: soon(STAFF, 'pages.students') },
       { path: 'profil', element: guarded({ roles: ALL, active: true }, <ProfilePage />) },

@@ -36,8 +36,14 @@ describe('translations', () => {
 
   it('translate every server error code and every field code', () => {
     for (const lang of ['ro', 'en'] as const) {
-      expect(ERROR_CODES.filter((c) => !files[lang].has(`errors.${c}`)), lang).toEqual([]);
-      expect(FIELD_CODES.filter((c) => !files[lang].has(`error_${c}`)), lang).toEqual([]);
+      expect(
+        ERROR_CODES.filter((c) => !files[lang].has(`errors.${c}`)),
+        lang,
+      ).toEqual([]);
+      expect(
+        FIELD_CODES.filter((c) => !files[lang].has(`error_${c}`)),
+        lang,
+      ).toEqual([]);
     }
   });
 

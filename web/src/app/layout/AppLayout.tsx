@@ -40,7 +40,11 @@ export function AppLayout() {
       <Box
         component="a"
         href="#main"
-        sx={{ position: 'absolute', left: -9999, '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 } }}
+        sx={{
+          position: 'absolute',
+          left: -9999,
+          '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 },
+        }}
       >
         {t('app.skipToContent')}
       </Box>
@@ -53,10 +57,19 @@ export function AppLayout() {
         onCloseMobile={() => setMobileOpen(false)}
       />
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-        <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <AppBar
+          position="sticky"
+          color="inherit"
+          elevation={0}
+          sx={{ borderBottom: 1, borderColor: 'divider' }}
+        >
           <Toolbar sx={{ gap: 1 }}>
             {mobile && (
-              <IconButton edge="start" onClick={() => setMobileOpen(true)} aria-label={t('layout.openMenu')}>
+              <IconButton
+                edge="start"
+                onClick={() => setMobileOpen(true)}
+                aria-label={t('layout.openMenu')}
+              >
                 <Menu />
               </IconButton>
             )}

@@ -10,7 +10,13 @@ import { LanguageSwitch } from './LanguageSwitch.js';
 export function AuthLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Box sx={{ minHeight: '100vh', display: 'grid', gridTemplateColumns: { xs: '1fr', md: '5fr 6fr' } }}>
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', md: '5fr 6fr' },
+      }}
+    >
       <Box
         sx={{
           bgcolor: 'primary.main',
@@ -40,7 +46,11 @@ export function AuthLayout({ children }: { children: ReactNode }) {
           </Button>
           <LanguageSwitch />
         </Box>
-        <Box component="main" id="main" sx={{ flex: 1, display: 'grid', placeItems: 'center', p: 2 }}>
+        <Box
+          component="main"
+          id="main"
+          sx={{ flex: 1, display: 'grid', placeItems: 'center', p: 2 }}
+        >
           {children}
         </Box>
         <Box component="footer" sx={{ display: 'flex', gap: 2, justifyContent: 'center', p: 2 }}>

@@ -13,7 +13,12 @@ export function BareLayout() {
   const { t } = useTranslation();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider', displayPrint: 'none' }}>
+      <AppBar
+        position="sticky"
+        color="inherit"
+        elevation={0}
+        sx={{ borderBottom: 1, borderColor: 'divider', displayPrint: 'none' }}
+      >
         <Toolbar sx={{ gap: 1.5 }}>
           <img src="/logo.svg" alt="" width={32} height={32} />
           <Typography variant="h6" component="span" sx={{ flex: 1, fontWeight: 700 }}>

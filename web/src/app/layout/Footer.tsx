@@ -7,7 +7,16 @@ export function Footer() {
   return (
     <Box
       component="footer"
-      sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, px: 3, py: 1.5, borderTop: 1, borderColor: 'divider', alignItems: 'center' }}
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: 2,
+        px: 3,
+        py: 1.5,
+        borderTop: 1,
+        borderColor: 'divider',
+        alignItems: 'center',
+      }}
     >
       <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
         {t('layout.rights', { year: new Date().getFullYear() })}

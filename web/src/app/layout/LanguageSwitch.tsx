@@ -34,7 +34,12 @@ export function LanguageSwitch() {
       </Button>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         {LOCALES.map((lng) => (
-          <MenuItem key={lng} selected={i18n.language === lng} onClick={() => choose(lng)} lang={lng}>
+          <MenuItem
+            key={lng}
+            selected={i18n.language === lng}
+            onClick={() => choose(lng)}
+            lang={lng}
+          >
             {t(`locales.${lng}`)}
           </MenuItem>
         ))}

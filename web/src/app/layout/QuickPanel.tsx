@@ -7,7 +7,12 @@ export function QuickPanel({ open, onClose }: { open: boolean; onClose(): void }
   const { t, i18n } = useTranslation();
   const today = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'full' }).format(new Date());
   return (
-    <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { sx: { width: 300 } } }}>
+    <Drawer
+      anchor="right"
+      open={open}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: 300 } } }}
+    >
       <Box role="dialog" aria-labelledby="quick-title" sx={{ p: 2 }}>
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
           <Typography id="quick-title" variant="h6" component="h2" sx={{ flex: 1 }}>

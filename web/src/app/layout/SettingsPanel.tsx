@@ -53,7 +53,12 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose(): voi
   const { settings, update, reset, savedTo } = useSettings();
 
   return (
-    <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { sx: { width: 340 } } }}>
+    <Drawer
+      anchor="right"
+      open={open}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: 340 } } }}
+    >
       <Box role="dialog" aria-labelledby="settings-title" sx={{ p: 2 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
           <Typography id="settings-title" variant="h6" component="h2" sx={{ flex: 1 }}>

@@ -1,6 +1,15 @@
 import Star from '@mui/icons-material/Star';
 import StarBorder from '@mui/icons-material/StarBorder';
-import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -18,7 +27,11 @@ export function ShortcutsBar({ pages }: { pages: NavItem[] }) {
     .filter((p): p is NavItem => p !== undefined);
 
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center' }} role="toolbar" aria-label={t('layout.shortcuts')}>
+    <Box
+      sx={{ display: 'flex', alignItems: 'center' }}
+      role="toolbar"
+      aria-label={t('layout.shortcuts')}
+    >
       {starred.map((page) => (
         <Tooltip key={page.id} title={t(page.titleKey)}>
           <IconButton component={Link} to={page.path ?? '/'} aria-label={t(page.titleKey)}>
@@ -27,7 +40,10 @@ export function ShortcutsBar({ pages }: { pages: NavItem[] }) {
         </Tooltip>
       ))}
       <Tooltip title={t('layout.editShortcuts')}>
-        <IconButton onClick={(e) => setAnchor(e.currentTarget)} aria-label={t('layout.editShortcuts')}>
+        <IconButton
+          onClick={(e) => setAnchor(e.currentTarget)}
+          aria-label={t('layout.editShortcuts')}
+        >
           <StarBorder />
         </IconButton>
       </Tooltip>

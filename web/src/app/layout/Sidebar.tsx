@@ -39,7 +39,17 @@ type Props = {
 const isCurrent = (pathname: string, path?: string) =>
   path !== undefined && (pathname === path || pathname.startsWith(`${path}/`));
 
-function NavEntry({ item, folded, depth, onNavigate }: { item: NavItem; folded: boolean; depth: number; onNavigate(): void }) {
+function NavEntry({
+  item,
+  folded,
+  depth,
+  onNavigate,
+}: {
+  item: NavItem;
+  folded: boolean;
+  depth: number;
+  onNavigate(): void;
+}) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(true);
@@ -60,7 +70,13 @@ function NavEntry({ item, folded, depth, onNavigate }: { item: NavItem; folded: 
         <Collapse in={open || folded} unmountOnExit>
           <List disablePadding>
             {item.children.map((child) => (
-              <NavEntry key={child.id} item={child} folded={folded} depth={depth + 1} onNavigate={onNavigate} />
+              <NavEntry
+                key={child.id}
+                item={child}
+                folded={folded}
+                depth={depth + 1}
+                onNavigate={onNavigate}
+              />
             ))}
           </List>
         </Collapse>
@@ -74,7 +90,7 @@ function NavEntry({ item, folded, depth, onNavigate }: { item: NavItem; folded: 
       to={item.path ?? '/'}
       selected={isCurrent(pathname, item.path)}
       onClick={onNavigate}
-      sx={{ ps: folded ? 2.5 : 2 + depth * 2 }}
+      sx={{ pl: folded ? 2.5 : 2 + depth * 2 }}
     >
       <Tooltip title={folded ? title : ''} placement="right">
         <ListItemIcon sx={{ minWidth: 40 }}>
@@ -86,14 +102,29 @@ function NavEntry({ item, folded, depth, onNavigate }: { item: NavItem; folded: 
   );
 }
 
-function SidebarContent({ items, folded, onToggleFold, mobile, onCloseMobile }: Omit<Props, 'mobileOpen'>) {
+function SidebarContent({
+  items,
+  folded,
+  onToggleFold,
+  mobile,
+  onCloseMobile,
+}: Omit<Props, 'mobileOpen'>) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const fullName = [user?.familyName, user?.givenName].filter(Boolean).join(' ');
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: folded ? 1.5 : 2, py: 1.5, minHeight: 64 }}>
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1.5,
+          px: folded ? 1.5 : 2,
+          py: 1.5,
+          minHeight: 64,
+        }}
+      >
         <img src="/logo.svg" alt="" width={36} height={36} />
         {!folded && (
           <Typography variant="h6" component="span" sx={{ fontWeight: 700, flex: 1 }}>
@@ -118,7 +149,16 @@ function SidebarContent({ items, folded, onToggleFold, mobile, onCloseMobile }: 
         </Box>
       )}
       {user && (
-        <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', py: folded ? 1 : 2, px: 1, textAlign: 'center' }}>
+        <Box
+          sx={{
+            display: 'flex',
+            flexDirection: 'column',
+            alignItems: 'center',
+            py: folded ? 1 : 2,
+            px: 1,
+            textAlign: 'center',
+          }}
+        >
           <Avatar
             src={user.picture ?? '/avatar.svg'}
             alt={fullName || user.email}
@@ -137,10 +177,20 @@ function SidebarContent({ items, folded, onToggleFold, mobile, onCloseMobile }: 
         </Box>
       )}
       <Divider />
-      <Box component="nav" aria-label={t('nav.navigation')} sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
+      <Box
+        component="nav"
+        aria-label={t('nav.navigation')}
+        sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}
+      >
         <List>
           {items.map((item) => (
-            <NavEntry key={item.id} item={item} folded={folded} depth={0} onNavigate={mobile ? onCloseMobile : () => {}} />
+            <NavEntry
+              key={item.id}
+              item={item}
+              folded={folded}
+              depth={0}
+              onNavigate={mobile ? onCloseMobile : () => {}}
+            />
           ))}
         </List>
       </Box>
@@ -149,7 +199,13 @@ function SidebarContent({ items, folded, onToggleFold, mobile, onCloseMobile }: 
           <Link href={TERMS_URL} target="_blank" rel="noopener" variant="body2" underline="hover">
             {t('layout.termsLong')} <OpenInNew sx={{ fontSize: 14, verticalAlign: 'middle' }} />
           </Link>
-          <Link href={PERSONAL_DATA_URL} target="_blank" rel="noopener" variant="body2" underline="hover">
+          <Link
+            href={PERSONAL_DATA_URL}
+            target="_blank"
+            rel="noopener"
+            variant="body2"
+            underline="hover"
+          >
             {t('layout.personalData')} <OpenInNew sx={{ fontSize: 14, verticalAlign: 'middle' }} />
           </Link>
         </Box>
@@ -181,7 +237,12 @@ export function Sidebar(props: Props) {
       sx={{
         width,
         flexShrink: 0,
-        '& .MuiDrawer-paper': { width, boxSizing: 'border-box', overflowX: 'hidden', transition: (t) => t.transitions.create('width') },
+        '& .MuiDrawer-paper': {
+          width,
+          boxSizing: 'border-box',
+          overflowX: 'hidden',
+          transition: (t) => t.transitions.create('width'),
+        },
       }}
     >
       <SidebarContent {...props} />

@@ -20,11 +20,20 @@ export function UserMenu() {
   return (
     <>
       <Tooltip title={t('layout.account')}>
-        <IconButton onClick={(e) => setAnchor(e.currentTarget)} aria-label={t('layout.account')} aria-haspopup="menu">
+        <IconButton
+          onClick={(e) => setAnchor(e.currentTarget)}
+          aria-label={t('layout.account')}
+          aria-haspopup="menu"
+        >
           <Avatar src={user.picture ?? '/avatar.svg'} alt="" sx={{ width: 32, height: 32 }} />
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)} onClick={() => setAnchor(null)}>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        onClick={() => setAnchor(null)}
+      >
         {user.state === 'active' && (
           <MenuItem component={Link} to="/profil">
             <ListItemIcon>

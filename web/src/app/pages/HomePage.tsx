@@ -1,4 +1,13 @@
-import { Alert, Box, Button, Card, CardActionArea, CardContent, Grid, Paper, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Card,
+  CardActionArea,
+  CardContent,
+  Grid,
+  Paper,
+  Typography,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { NavIcon } from '../layout/icons.js';
@@ -12,7 +21,12 @@ export function HomePage() {
 
   if (!user) return null;
   if (!user.registered && user.type !== 'admin') {
-    return <Navigate to={user.type === 'student' ? '/inregistrare/elev' : '/inregistrare/profesor'} replace />;
+    return (
+      <Navigate
+        to={user.type === 'student' ? '/inregistrare/elev' : '/inregistrare/profesor'}
+        replace
+      />
+    );
   }
 
   const name = user.givenName ?? user.email;
@@ -51,11 +65,6 @@ export function HomePage() {
           </Grid>
         ))}
       </Grid>
-      {user.state !== 'active' && (
-        <Button component={Link} to="/ajutor" variant="outlined" sx={{ justifySelf: 'start' }}>
-          {t('nav.help')}
-        </Button>
-      )}
     </Box>
   );
 }

@@ -116,7 +116,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // The check ends on success or failure (SPEC.md §4): a failed check leaves a guest.
   const status: AuthStatus =
-    exchanging || (hasSession && whoami.isLoading) ? 'checking' : whoami.data && hasSession ? 'user' : 'guest';
+    exchanging || (hasSession && whoami.isLoading)
+      ? 'checking'
+      : whoami.data && hasSession
+        ? 'user'
+        : 'guest';
 
   return (
     <AuthContext.Provider

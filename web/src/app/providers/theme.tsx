@@ -1,8 +1,8 @@
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { CssBaseline, GlobalStyles, ThemeProvider } from '@mui/material';
-import { createTheme } from '@mui/material/styles';
 import { enUS, roRO } from '@mui/material/locale';
+import { createTheme } from '@mui/material/styles';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { prefixer } from 'stylis';
@@ -54,7 +54,10 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
         {settings.customScrollbars && (
           <GlobalStyles
             styles={(t) => ({
-              '*': { scrollbarWidth: 'thin', scrollbarColor: `${t.palette.action.disabled} transparent` },
+              '*': {
+                scrollbarWidth: 'thin',
+                scrollbarColor: `${t.palette.action.disabled} transparent`,
+              },
               '*::-webkit-scrollbar': { width: 8, height: 8 },
               '*::-webkit-scrollbar-thumb': {
                 backgroundColor: t.palette.action.disabled,
@@ -65,7 +68,12 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
         )}
         {!settings.animations && (
           <GlobalStyles
-            styles={{ '*, *::before, *::after': { animation: 'none !important', transition: 'none !important' } }}
+            styles={{
+              '*, *::before, *::after': {
+                animation: 'none !important',
+                transition: 'none !important',
+              },
+            }}
           />
         )}
         {children}

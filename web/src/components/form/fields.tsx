@@ -9,7 +9,13 @@ type Base<T extends FieldValues> = {
 } & Omit<TextFieldProps, 'name' | 'label' | 'select'>;
 
 /** A text field bound to react-hook-form; its error (a field code) shows translated. */
-export function FormText<T extends FieldValues>({ control, name, label, helperText, ...rest }: Base<T>) {
+export function FormText<T extends FieldValues>({
+  control,
+  name,
+  label,
+  helperText,
+  ...rest
+}: Base<T>) {
   const { t } = useTranslation();
   return (
     <Controller
@@ -22,7 +28,9 @@ export function FormText<T extends FieldValues>({ control, name, label, helperTe
           value={field.value ?? ''}
           label={label}
           error={fieldState.error !== undefined}
-          helperText={fieldState.error?.message ? t(`error_${fieldState.error.message}`) : helperText}
+          helperText={
+            fieldState.error?.message ? t(`error_${fieldState.error.message}`) : helperText
+          }
           fullWidth
         />
       )}
@@ -59,7 +67,9 @@ export function FormSelect<T extends FieldValues>({
           }}
           label={label}
           error={fieldState.error !== undefined}
-          helperText={fieldState.error?.message ? t(`error_${fieldState.error.message}`) : helperText}
+          helperText={
+            fieldState.error?.message ? t(`error_${fieldState.error.message}`) : helperText
+          }
           fullWidth
         >
           {options.map((o) => (

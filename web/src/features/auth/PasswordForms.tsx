@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Stack } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { UiLocale } from '../../../../shared/constants.js';
 import { forgotPasswordSchema, resetPasswordSchema } from '../../../../shared/schemas/auth.js';
 import { useSnackbar } from '../../app/providers/snackbar.js';
@@ -33,7 +33,14 @@ export function ForgotForm({ onDone }: { onDone(email: string): void }) {
 
   return (
     <Stack component="form" spacing={2} onSubmit={onSubmit} noValidate>
-      <FormText control={control} name="email" label={t('auth.email')} type="email" autoComplete="email" autoFocus />
+      <FormText
+        control={control}
+        name="email"
+        label={t('auth.email')}
+        type="email"
+        autoComplete="email"
+        autoFocus
+      />
       <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
         {t('auth.sendReset')}
       </Button>

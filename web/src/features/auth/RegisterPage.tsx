@@ -15,8 +15,27 @@ import { register } from './api/auth-api.js';
 type StudentInput = z.input<typeof registerStudentSchema>;
 type TeacherInput = z.input<typeof registerTeacherSchema>;
 
-const STUDENT_FIELDS = ['givenName', 'familyName', 'dateOfBirth', 'county', 'city', 'school', 'grade', 'locale', 'teacherCode', 'occupation'];
-const TEACHER_FIELDS = ['givenName', 'familyName', 'county', 'city', 'school', 'discipline', 'teacherCode'];
+const STUDENT_FIELDS = [
+  'givenName',
+  'familyName',
+  'dateOfBirth',
+  'county',
+  'city',
+  'school',
+  'grade',
+  'locale',
+  'teacherCode',
+  'occupation',
+];
+const TEACHER_FIELDS = [
+  'givenName',
+  'familyName',
+  'county',
+  'city',
+  'school',
+  'discipline',
+  'teacherCode',
+];
 
 function useRegister(fields: string[]) {
   const { completeRegistration } = useAuth();
@@ -52,7 +71,11 @@ export function RegisterStudentPage() {
   const { t, i18n } = useTranslation();
   const { user } = useAuth();
   const submit = useRegister(STUDENT_FIELDS);
-  const { control, handleSubmit, setError, formState } = useForm<StudentInput, unknown, z.output<typeof registerStudentSchema>>({
+  const { control, handleSubmit, setError, formState } = useForm<
+    StudentInput,
+    unknown,
+    z.output<typeof registerStudentSchema>
+  >({
     resolver: zodResolver(registerStudentSchema),
     defaultValues: {
       givenName: user?.givenName ?? '',
@@ -71,31 +94,87 @@ export function RegisterStudentPage() {
     <Frame title={t('register.studentTitle')}>
       <Grid component="form" container spacing={2} onSubmit={onSubmit} noValidate>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="familyName" label={t('fields.familyName')} required autoComplete="family-name" />
+          <FormText
+            control={control}
+            name="familyName"
+            label={t('fields.familyName')}
+            required
+            autoComplete="family-name"
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="givenName" label={t('fields.givenName')} required autoComplete="given-name" />
+          <FormText
+            control={control}
+            name="givenName"
+            label={t('fields.givenName')}
+            required
+            autoComplete="given-name"
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="dateOfBirth" label={t('fields.dateOfBirth')} type="date" required slotProps={{ inputLabel: { shrink: true } }} />
+          <FormText
+            control={control}
+            name="dateOfBirth"
+            label={t('fields.dateOfBirth')}
+            type="date"
+            required
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect control={control} name="grade" label={t('fields.grade')} required numeric options={GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) }))} />
+          <FormSelect
+            control={control}
+            name="grade"
+            label={t('fields.grade')}
+            required
+            numeric
+            options={GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) }))}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect control={control} name="county" label={t('fields.county')} required options={COUNTIES.map((c) => ({ value: c, label: c }))} />
+          <FormSelect
+            control={control}
+            name="county"
+            label={t('fields.county')}
+            required
+            options={COUNTIES.map((c) => ({ value: c, label: c }))}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="city" label={t('fields.city')} required autoComplete="address-level2" />
+          <FormText
+            control={control}
+            name="city"
+            label={t('fields.city')}
+            required
+            autoComplete="address-level2"
+          />
         </Grid>
         <Grid size={12}>
-          <FormText control={control} name="school" label={t('fields.school')} required autoComplete="organization" />
+          <FormText
+            control={control}
+            name="school"
+            label={t('fields.school')}
+            required
+            autoComplete="organization"
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect control={control} name="locale" label={t('fields.locale')} required options={STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }))} />
+          <FormSelect
+            control={control}
+            name="locale"
+            label={t('fields.locale')}
+            required
+            options={STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }))}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="teacherCode" label={t('fields.teacherCode')} required helperText={t('register.teacherCodeStudentHint')} />
+          <FormText
+            control={control}
+            name="teacherCode"
+            label={t('fields.teacherCode')}
+            required
+            helperText={t('register.teacherCodeStudentHint')}
+          />
         </Grid>
         <Grid size={12}>
           <FormText control={control} name="occupation" label={t('fields.occupation')} />
@@ -115,7 +194,11 @@ export function RegisterTeacherPage() {
   const { t } = useTranslation();
   const { user } = useAuth();
   const submit = useRegister(TEACHER_FIELDS);
-  const { control, handleSubmit, setError, formState } = useForm<TeacherInput, unknown, z.output<typeof registerTeacherSchema>>({
+  const { control, handleSubmit, setError, formState } = useForm<
+    TeacherInput,
+    unknown,
+    z.output<typeof registerTeacherSchema>
+  >({
     resolver: zodResolver(registerTeacherSchema),
     defaultValues: {
       givenName: user?.givenName ?? '',
@@ -132,25 +215,67 @@ export function RegisterTeacherPage() {
     <Frame title={t('register.teacherTitle')}>
       <Grid component="form" container spacing={2} onSubmit={onSubmit} noValidate>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="familyName" label={t('fields.familyName')} required autoComplete="family-name" />
+          <FormText
+            control={control}
+            name="familyName"
+            label={t('fields.familyName')}
+            required
+            autoComplete="family-name"
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="givenName" label={t('fields.givenName')} required autoComplete="given-name" />
+          <FormText
+            control={control}
+            name="givenName"
+            label={t('fields.givenName')}
+            required
+            autoComplete="given-name"
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect control={control} name="county" label={t('fields.county')} required options={COUNTIES.map((c) => ({ value: c, label: c }))} />
+          <FormSelect
+            control={control}
+            name="county"
+            label={t('fields.county')}
+            required
+            options={COUNTIES.map((c) => ({ value: c, label: c }))}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="city" label={t('fields.city')} required autoComplete="address-level2" />
+          <FormText
+            control={control}
+            name="city"
+            label={t('fields.city')}
+            required
+            autoComplete="address-level2"
+          />
         </Grid>
         <Grid size={12}>
-          <FormText control={control} name="school" label={t('fields.school')} required autoComplete="organization" />
+          <FormText
+            control={control}
+            name="school"
+            label={t('fields.school')}
+            required
+            autoComplete="organization"
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect control={control} name="discipline" label={t('fields.discipline')} required options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))} />
+          <FormSelect
+            control={control}
+            name="discipline"
+            label={t('fields.discipline')}
+            required
+            options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText control={control} name="teacherCode" label={t('fields.teacherCode')} required helperText={t('register.teacherCodeTeacherHint')} />
+          <FormText
+            control={control}
+            name="teacherCode"
+            label={t('fields.teacherCode')}
+            required
+            helperText={t('register.teacherCodeTeacherHint')}
+          />
         </Grid>
         <Grid size={12}>
           <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>

@@ -20,7 +20,11 @@ export function SignInForm() {
   const { startSession } = useAuth();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string>();
-  const { control, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof loginSchema>>({
+  const { control, handleSubmit, setError, formState } = useForm<
+    Input,
+    unknown,
+    z.output<typeof loginSchema>
+  >({
     resolver: zodResolver(loginSchema),
     defaultValues: { email: '', password: '' },
   });
@@ -44,8 +48,20 @@ export function SignInForm() {
           {failure}
         </Alert>
       )}
-      <FormText control={control} name="email" label={t('auth.email')} type="email" autoComplete="email" autoFocus />
-      <PasswordField control={control} name="password" label={t('auth.password')} autoComplete="current-password" />
+      <FormText
+        control={control}
+        name="email"
+        label={t('auth.email')}
+        type="email"
+        autoComplete="email"
+        autoFocus
+      />
+      <PasswordField
+        control={control}
+        name="password"
+        label={t('auth.password')}
+        autoComplete="current-password"
+      />
       <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
         {t('auth.signIn')}
       </Button>

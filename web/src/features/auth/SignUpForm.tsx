@@ -1,5 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Stack } from '@mui/material';
+import {
+  Button,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Radio,
+  RadioGroup,
+  Stack,
+} from '@mui/material';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -16,7 +24,11 @@ type Input = z.input<typeof signupSchema>;
 export function SignUpForm({ onDone }: { onDone(email: string): void }) {
   const { t, i18n } = useTranslation();
   const { notifyError } = useSnackbar();
-  const { control, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof signupSchema>>({
+  const { control, handleSubmit, setError, formState } = useForm<
+    Input,
+    unknown,
+    z.output<typeof signupSchema>
+  >({
     resolver: zodResolver(signupSchema),
     defaultValues: { email: '', password: '', type: 'student', locale: i18n.language as UiLocale },
   });
@@ -45,7 +57,13 @@ export function SignUpForm({ onDone }: { onDone(email: string): void }) {
           </FormControl>
         )}
       />
-      <FormText control={control} name="email" label={t('auth.email')} type="email" autoComplete="email" />
+      <FormText
+        control={control}
+        name="email"
+        label={t('auth.email')}
+        type="email"
+        autoComplete="email"
+      />
       <PasswordField
         control={control}
         name="password"

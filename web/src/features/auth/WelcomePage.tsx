@@ -63,7 +63,11 @@ export function WelcomePage() {
         <ForgotForm onDone={(email) => go('signin', t('auth.forgotSent', { email }))} />
       )}
       {state.mode === 'reset' && state.uid && state.code && (
-        <ResetForm uid={state.uid} code={state.code} onDone={() => go('signin', t('auth.resetDone'))} />
+        <ResetForm
+          uid={state.uid}
+          code={state.code}
+          onDone={() => go('signin', t('auth.resetDone'))}
+        />
       )}
 
       {state.mode === 'signin' && oidc.data?.enabled && (

@@ -1,5 +1,12 @@
 import ExpandMore from '@mui/icons-material/ExpandMore';
-import { Accordion, AccordionDetails, AccordionSummary, Box, Paper, Typography } from '@mui/material';
+import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
+  Box,
+  Paper,
+  Typography,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/providers/auth.js';
 

@@ -69,12 +69,15 @@ export function ProfilePage() {
       reset(values);
       notify('update_msg_profile');
     } catch (e) {
-      if (!applyServerErrors(e, setError, Object.keys(schema.shape))) notifyError(e, 'msg_change_error');
+      if (!applyServerErrors(e, setError, Object.keys(schema.shape)))
+        notifyError(e, 'msg_change_error');
     }
   });
 
   const fullName = [user.familyName, user.givenName].filter(Boolean).join(' ');
-  const since = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(user.createdAt));
+  const since = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(
+    new Date(user.createdAt),
+  );
 
   return (
     <Stack spacing={3} sx={{ maxWidth: 900, mx: 'auto' }}>
@@ -92,8 +95,14 @@ export function ProfilePage() {
         </Box>
         <Stack direction="row" spacing={1}>
           <Chip label={t(`roles.${user.type}`)} color="primary" variant="outlined" />
-          <Chip label={t(`states.${user.state}`)} color={user.state === 'active' ? 'success' : 'default'} variant="outlined" />
-          {user.teacherCode && <Chip label={`${t('fields.teacherCode')}: ${user.teacherCode}`} variant="outlined" />}
+          <Chip
+            label={t(`states.${user.state}`)}
+            color={user.state === 'active' ? 'success' : 'default'}
+            variant="outlined"
+          />
+          {user.teacherCode && (
+            <Chip label={`${t('fields.teacherCode')}: ${user.teacherCode}`} variant="outlined" />
+          )}
         </Stack>
       </Paper>
       <Paper sx={{ p: 3 }}>
@@ -110,30 +119,56 @@ export function ProfilePage() {
           {isStudent && (
             <>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <FormText control={control} name="dateOfBirth" label={t('fields.dateOfBirth')} type="date" required slotProps={{ inputLabel: { shrink: true } }} />
+                <FormText
+                  control={control}
+                  name="dateOfBirth"
+                  label={t('fields.dateOfBirth')}
+                  type="date"
+                  required
+                  slotProps={{ inputLabel: { shrink: true } }}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <FormSelect control={control} name="grade" label={t('fields.grade')} required numeric options={GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) }))} />
+                <FormSelect
+                  control={control}
+                  name="grade"
+                  label={t('fields.grade')}
+                  required
+                  numeric
+                  options={GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) }))}
+                />
               </Grid>
             </>
           )}
           {(isStudent || isTeacher) && (
             <>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <FormSelect control={control} name="county" label={t('fields.county')} required options={COUNTIES.map((c) => ({ value: c, label: c }))} />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <FormText control={control} name="city" label={t('fields.city')} required />
-          </Grid>
-          <Grid size={12}>
-            <FormText control={control} name="school" label={t('fields.school')} required />
-          </Grid>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <FormSelect
+                  control={control}
+                  name="county"
+                  label={t('fields.county')}
+                  required
+                  options={COUNTIES.map((c) => ({ value: c, label: c }))}
+                />
+              </Grid>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <FormText control={control} name="city" label={t('fields.city')} required />
+              </Grid>
+              <Grid size={12}>
+                <FormText control={control} name="school" label={t('fields.school')} required />
+              </Grid>
             </>
           )}
           {isStudent && (
             <>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <FormSelect control={control} name="locale" label={t('fields.locale')} required options={STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }))} />
+                <FormSelect
+                  control={control}
+                  name="locale"
+                  label={t('fields.locale')}
+                  required
+                  options={STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }))}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
                 <FormText control={control} name="occupation" label={t('fields.occupation')} />
@@ -142,12 +177,22 @@ export function ProfilePage() {
           )}
           {isTeacher && (
             <Grid size={{ xs: 12, sm: 6 }}>
-              <FormSelect control={control} name="discipline" label={t('fields.discipline')} required options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))} />
+              <FormSelect
+                control={control}
+                name="discipline"
+                label={t('fields.discipline')}
+                required
+                options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))}
+              />
             </Grid>
           )}
           <Grid size={12}>
             <Divider sx={{ mb: 2 }} />
-            <Button type="submit" variant="contained" disabled={formState.isSubmitting || !formState.isDirty}>
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={formState.isSubmitting || !formState.isDirty}
+            >
               {formState.isSubmitting ? t('profile.saving') : t('profile.save')}
             </Button>
           </Grid>
