@@ -11,15 +11,19 @@ const files = (dir) =>
   });
 
 const importsOf = (file) =>
-  [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+  [
+    ...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g),
+  ].map((m) => m[1]);
 
 const problems = [];
-const resolve = (file, spec) => (spec.startsWith('.') ? path.normalize(path.join(path.dirname(file), spec)) : spec);
+const resolve = (file, spec) =>
+  spec.startsWith('.') ? path.normalize(path.join(path.dirname(file), spec)) : spec;
 
 for (const file of files('shared')) {
   for (const spec of importsOf(file)) {
     const target = resolve(file, spec);
-    if (target.startsWith('server') || target.startsWith('web')) problems.push(`${file}: shared/ must not import ${spec}`);
+    if (target.startsWith('server') || target.startsWith('web'))
+      problems.push(`${file}: shared/ must not import ${spec}`);
   }
 }
 
@@ -40,7 +44,10 @@ for (const file of files('web/src')) {
   const own = featureOf(file);
   for (const spec of importsOf(file)) {
     const other = featureOf(resolve(file, spec));
-    if (own && other && other !== own) problems.push(`${file}: imports feature "${other}"; move shared pieces to components/ or lib/`);
+    if (own && other && other !== own)
+      problems.push(
+        `${file}: imports feature "${other}"; move shared pieces to components/ or lib/`,
+      );
   }
 }
 

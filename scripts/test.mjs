@@ -14,11 +14,20 @@ if (hasChromium) {
   projects.push('e2e');
 } else {
   const line = '!'.repeat(78);
-  console.warn(`\n${line}\n!! Chromium not found at ${chromium}: the BROWSER TESTS ARE SKIPPED.\n!! Install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.\n${line}\n`);
+  console.warn(
+    `\n${line}\n!! Chromium not found at ${chromium}: the BROWSER TESTS ARE SKIPPED.\n!! Install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.\n${line}\n`,
+  );
 }
-console.log(`Database for API tests: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (in memory)'}`);
+console.log(
+  `Database for API tests: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (in memory)'}`,
+);
 
-const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...process.argv.slice(2)];
+const args = [
+  'vitest',
+  'run',
+  ...projects.flatMap((p) => ['--project', p]),
+  ...process.argv.slice(2),
+];
 const res = spawnSync('npx', args, { stdio: 'inherit' });
 if (!hasChromium && res.status === 0) console.warn('\nBrowser tests were SKIPPED (no Chromium).');
 process.exit(res.status ?? 1);

@@ -3,7 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'shared', 'package-lock.json'];
+const SOURCES = [
+  'web/src',
+  'web/index.html',
+  'web/vite.config.ts',
+  'web/public',
+  'shared',
+  'package-lock.json',
+];
 
 function newest(p) {
   if (!existsSync(p)) return 0;
@@ -18,8 +25,12 @@ export function ensureWebBuild({ force = false } = {}) {
   const changedAt = Math.max(...SOURCES.map(newest));
   if (!force && builtAt > changedAt) return;
   console.log('Building the web app…');
-  const res = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-    stdio: 'inherit',
-  });
+  const res = spawnSync(
+    'npx',
+    ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    {
+      stdio: 'inherit',
+    },
+  );
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
