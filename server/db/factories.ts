@@ -1,8 +1,8 @@
-import type { Db } from './client.js';
-import { users } from './schema.js';
 import { uuidv7 } from '../lib/ids.js';
 import { normalizeName } from '../lib/text.js';
 import { hashPassword } from '../modules/auth/secrets.js';
+import type { Db } from './client.js';
+import { users } from './schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserSeed = Partial<typeof users.$inferInsert> & { password?: string };
