@@ -1,13 +1,19 @@
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app.js';
 import { appendAudit } from './lib/audit.js';
-import { ensureAdmin } from './modules/auth/bootstrap.js';
+import { createStorage } from './lib/files/storage.js';
+import { createMailer } from './lib/mail/mailer.js';
+import { ensureAdmin, promoteAdmin } from './modules/auth/bootstrap.js';
+import { verifyPassword } from './modules/auth/secrets.js';
 import { usersService } from './modules/users/users.service.js';
-import { buildTestApp, type TestApp } from './test/app.js';
+import { buildTestApp, errorCode, type TestApp } from './test/app.js';
+import { createTestDatabase } from './test/db.js';
 
+const AUTH = '/api/v1/auth-service/auth';
 let t: TestApp;
 let web: string;
 
@@ -26,54 +32,239 @@ afterAll(async () => {
   await rm(web, { recursive: true, force: true });
 });
 
+/** Another server instance on the same database, as behind a load balancer. */
+const buildSibling = (database = t.database) =>
+  buildApp({
+    config: t.config,
+    database,
+    mailer: createMailer(t.config, { info: () => {} }),
+    storage: createStorage(t.config),
+    logger: false,
+  });
+
+/** A log that keeps what it is told, like the server's pino logger. */
+const captureLog = () => {
+  const lines: string[] = [];
+  return { lines, warn: (obj: object, msg: string) => lines.push(`${msg} ${JSON.stringify(obj)}`) };
+};
+
 describe('server', () => {
   it('reports health with the database status', async () => {
     const res = await t.app.inject({ url: '/api/v1/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'ok', database: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', kind: t.database.kind });
   });
 
-  it('serves the OpenAPI description generated from the routes', async () => {
+  it('answers 503 on health when the database does not answer', async () => {
+    const app = await buildSibling({
+      ...t.database,
+      exec: () => Promise.reject(new Error('connection refused')),
+    });
+    try {
+      const res = await app.inject({ url: '/api/v1/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ status: 'degraded', database: 'unavailable' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves the OpenAPI description generated from the routes, and its UI', async () => {
     const res = await t.app.inject({ url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api/v1/auth-service/auth/login', '/api/v1/user-mgmt/users/{id}']),
+      expect.arrayContaining([
+        `${AUTH}/signup`,
+        `${AUTH}/token/{uid}/{code}`,
+        `${AUTH}/oauth/token/{uid}/{code}`,
+        `${AUTH}/login`,
+        `${AUTH}/password/forgot`,
+        `${AUTH}/password/reset`,
+        `${AUTH}/whoami`,
+        `${AUTH}/register`,
+        `${AUTH}/logout`,
+        '/api/v1/health',
+        '/api/v1/user-mgmt/users/{id}',
+      ]),
     );
+    // Generated from the zod schemas, not hand-written.
+    const login = doc.paths[`${AUTH}/login`].post;
+    expect(login.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['email', 'password']),
+    );
+    const ui = await t.app.inject({ url: '/api/docs' });
+    expect(ui.statusCode).toBe(200);
+    expect(ui.headers['content-type']).toContain('text/html');
   });
 
-  it('sends security headers', async () => {
-    const res = await t.app.inject({ url: '/api/v1/health' });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  it('sends security headers on API answers and on the web app', async () => {
+    for (const url of ['/api/v1/health', '/profil']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['strict-transport-security']).toContain('max-age=');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-frame-options']).toBeDefined();
+    }
   });
 
   it('serves the web app with an SPA fallback, but not for unknown API paths', async () => {
-    const page = await t.app.inject({ url: '/examene/123/editii/456' });
-    expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<div id="root">');
+    for (const url of ['/', '/examene/123/editii/456', '/inregistrare/elev?x=1']) {
+      const page = await t.app.inject({ url });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain('<div id="root">');
+    }
     const asset = await t.app.inject({ url: '/assets/app-123.js' });
+    expect(asset.body).toBe('console.log(1)');
     expect(asset.headers['cache-control']).toContain('immutable');
-    const api = await t.app.inject({ url: '/api/v1/nothing-here' });
-    expect(api.statusCode).toBe(404);
-    expect(api.json().error.code).toBe('NOT_FOUND');
+    for (const req of [
+      { url: '/api/unknown' },
+      { url: '/api/v1/nothing-here' },
+      { method: 'POST' as const, url: '/api/v1/nothing-here', payload: {} },
+    ]) {
+      const api = await t.app.inject(req);
+      expect(api.statusCode).toBe(404);
+      expect(api.headers['content-type']).toContain('application/json');
+      expect(api.json().error).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+    }
+  });
+
+  it("keeps Fastify's own 4xx as 4xx error bodies, never a 500", async () => {
+    const post = (payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${AUTH}/login`,
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+    for (const payload of ['{"email": ', '', '[1,']) {
+      const res = await post(payload);
+      expect(res.statusCode).toBe(400);
+      expect(errorCode(res)).toBe('CLIENT_ERROR');
+    }
+    const tooLarge = await post(JSON.stringify({ email: 'a@b.ro', password: 'x'.repeat(2 << 20) }));
+    expect(tooLarge.statusCode).toBe(413);
+  });
+
+  it('accepts a session on every instance, and a logout on one ends it on all', async () => {
+    const u = await t.createUser();
+    const headers = await t.login(u.email, u.password);
+    const sibling = await buildSibling();
+    try {
+      expect((await sibling.inject({ url: `${AUTH}/whoami`, headers })).json()._id).toBe(u.id);
+      expect(
+        (await sibling.inject({ method: 'POST', url: `${AUTH}/logout`, headers })).statusCode,
+      ).toBe(200);
+      expect((await t.app.inject({ url: `${AUTH}/whoami`, headers })).statusCode).toBe(401);
+    } finally {
+      await sibling.close();
+    }
   });
 });
 
 describe('first start', () => {
-  it('creates one admin when there is none, and only then', async () => {
+  it('creates admin@podium.local with a random password logged once, and only once', async () => {
     const users = usersService({ db: t.database.db });
-    const first = await ensureAdmin(users, t.config);
+    const log = captureLog();
+    const first = await ensureAdmin({ db: t.database.db, users, config: t.config, log });
     expect(first).toMatchObject({ created: true, email: 'admin@podium.local' });
-    if (!first.created) throw new Error('unreachable');
+    if (!first.created || !first.generatedPassword) throw new Error('unreachable');
     expect(first.generatedPassword).toHaveLength(20);
+    expect(log.lines).toHaveLength(1);
+    expect(log.lines[0]).toContain(first.generatedPassword);
+
     const login = await t.app.inject({
       method: 'POST',
-      url: '/api/v1/auth-service/auth/login',
+      url: `${AUTH}/login`,
       payload: { email: first.email, password: first.generatedPassword },
     });
     expect(login.statusCode).toBe(200);
-    expect(await ensureAdmin(users, t.config)).toEqual({ created: false });
+    const who = await t.app.inject({
+      url: `${AUTH}/whoami`,
+      headers: { authorization: `Bearer ${login.json().token}` },
+    });
+    expect(who.json()).toMatchObject({ type: 'admin', state: 'active', registered: true });
+
+    // The next start finds the admin: nothing created, nothing logged.
+    expect(await ensureAdmin({ db: t.database.db, users, config: t.config, log })).toEqual({
+      created: false,
+    });
+    expect(log.lines).toHaveLength(1);
+  });
+
+  it('uses ADMIN_EMAIL/ADMIN_PASSWORD, never logs that password, and creates one admin when instances start together', async () => {
+    const database = await createTestDatabase();
+    try {
+      const users = usersService({ db: database.db });
+      const config = {
+        ...t.config,
+        admin: { email: ' Director@Scoala.ro ', password: 'parola-directorului' },
+      };
+      const log = captureLog();
+      const results = await Promise.all(
+        [1, 2, 3].map(() => ensureAdmin({ db: database.db, users, config, log })),
+      );
+      expect(results.filter((r) => r.created)).toEqual([
+        { created: true, email: 'director@scoala.ro', generatedPassword: undefined },
+      ]);
+      expect(log.lines).toHaveLength(1);
+      expect(log.lines[0]).not.toContain('parola-directorului');
+      const admins = await database.db.query.users.findMany({
+        where: (u, { eq }) => eq(u.type, 'admin'),
+      });
+      expect(admins.map((a) => a.email)).toEqual(['director@scoala.ro']);
+      expect(admins[0]).toMatchObject({ state: 'active', registered: true });
+      expect(admins[0]?.emailConfirmedAt).not.toBeNull();
+      expect(await verifyPassword(admins[0]?.passwordHash, 'parola-directorului')).toBe(true);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('npm run admin', () => {
+  const deps = () => ({ db: t.database.db, users: usersService({ db: t.database.db }) });
+
+  it('promotes an existing user, who keeps their password, and audits it', async () => {
+    const u = await t.createUser({ type: 'teacher', state: 'inactive', registered: false });
+    const result = await promoteAdmin(deps(), { email: ` ${u.email.toUpperCase()} ` });
+    expect(result).toEqual({ outcome: 'promoted', userId: u.id });
+    const headers = await t.login(u.email, u.password);
+    const who = await t.app.inject({ url: `${AUTH}/whoami`, headers });
+    expect(who.json()).toMatchObject({
+      type: 'admin',
+      role: ['admin'],
+      state: 'active',
+      registered: true,
+    });
+    const audit = await t.database.db.query.auditEvents.findMany({
+      where: (e, { eq }) => eq(e.entityId, u.id),
+    });
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'user.promote.admin',
+        before: { type: 'teacher', state: 'inactive' },
+        after: { type: 'admin', state: 'active' },
+      }),
+    ]);
+  });
+
+  it('creates the admin when given a password, and otherwise creates nobody', async () => {
+    expect(await promoteAdmin(deps(), { email: 'nimeni@scoala.ro' })).toEqual({
+      outcome: 'not_found',
+    });
+    expect(await usersService({ db: t.database.db }).accountByEmail('nimeni@scoala.ro')).toBe(
+      undefined,
+    );
+    const created = await promoteAdmin(deps(), {
+      email: 'nou.admin@scoala.ro',
+      password: 'parola-noua-admin',
+    });
+    expect(created.outcome).toBe('created');
+    const headers = await t.login('nou.admin@scoala.ro', 'parola-noua-admin');
+    expect((await t.app.inject({ url: `${AUTH}/whoami`, headers })).json().type).toBe('admin');
   });
 });
 
@@ -86,12 +277,22 @@ describe('audit trail', () => {
       entityType: 'test',
       entityId: 'x1',
     });
-    await expect(
-      db.execute(sql`update audit_events set action = 'forged' where entity_id = 'x1'`),
-    ).rejects.toThrow();
-    await expect(
-      db.execute(sql`delete from audit_events where entity_id = 'x1'`),
-    ).rejects.toThrow();
+    // The refusal comes from the trigger, not from some other failure of the statement.
+    const refusal = (e: unknown) => {
+      const messages: string[] = [];
+      for (let c = e; c instanceof Error; c = c.cause) messages.push(c.message);
+      return messages.join(' | ');
+    };
+    for (const statement of [
+      sql`update audit_events set action = 'forged' where entity_id = 'x1'`,
+      sql`delete from audit_events where entity_id = 'x1'`,
+    ]) {
+      const error = await db.execute(statement).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(refusal(error)).toContain('audit_events is append-only');
+    }
     const rows = await db.query.auditEvents.findMany({
       where: (e, { eq }) => eq(e.entityId, 'x1'),
     });

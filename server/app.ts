@@ -20,8 +20,8 @@ import type { FileStorage } from './lib/files/storage.js';
 import type { Mailer } from './lib/mail/mailer.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authService } from './modules/auth/auth.service.js';
-import { healthRoutes } from './modules/health/health.routes.js';
 import { oidcRoutes } from './modules/auth/oidc.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { usersService } from './modules/users/users.service.js';
 

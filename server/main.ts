@@ -29,15 +29,12 @@ async function main() {
     },
   });
 
-  const admin = await ensureAdmin(usersService({ db: database.db }), config);
-  if (admin.created) {
-    app.log.warn(
-      { email: admin.email },
-      admin.generatedPassword
-        ? `Created the first admin ${admin.email} with password ${admin.generatedPassword} (shown only now; change it from the login page with "forgot password")`
-        : `Created the first admin ${admin.email} from ADMIN_EMAIL/ADMIN_PASSWORD`,
-    );
-  }
+  await ensureAdmin({
+    db: database.db,
+    users: usersService({ db: database.db }),
+    config,
+    log: app.log,
+  });
   if (database.kind === 'pglite') {
     app.log.warn(
       'Running on the embedded database (PGlite): fine for trying Podium and small events; graded exams belong on PostgreSQL (set DATABASE_URL).',

@@ -2,12 +2,11 @@
 // confirmed), or creates the admin when the address is new and a password is given.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { MIN_PASSWORD_LENGTH } from '../../shared/constants.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
-import { appendAudit } from '../lib/audit.js';
-import { uuidv7 } from '../lib/ids.js';
-import { hashPassword } from '../modules/auth/secrets.js';
+import { promoteAdmin } from '../modules/auth/bootstrap.js';
 import { usersService } from '../modules/users/users.service.js';
 
 const { values } = parseArgs({
@@ -18,8 +17,8 @@ if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
   console.error('Usage: npm run admin -- --email someone@school.ro [--password secret]');
   process.exit(2);
 }
-if (values.password !== undefined && values.password.length < 8) {
-  console.error('The password needs at least 8 characters.');
+if (values.password !== undefined && values.password.length < MIN_PASSWORD_LENGTH) {
+  console.error(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`);
   process.exit(2);
 }
 
@@ -30,31 +29,13 @@ const database = await openDatabase({
 });
 try {
   await migrate(database);
-  const users = usersService({ db: database.db });
-  const existing = await users.accountByEmail(email);
-  const fields = {
-    type: 'admin' as const,
-    state: 'active' as const,
-    registered: true,
-    emailConfirmedAt: existing?.emailConfirmedAt ?? new Date(),
-    ...(values.password ? { passwordHash: await hashPassword(values.password) } : {}),
-  };
-  if (existing) {
-    await users.updateAccount(existing.id, fields);
-    await appendAudit(database.db, {
-      actorId: null,
-      action: 'user.promote.admin',
-      entityType: 'user',
-      entityId: existing.id,
-      before: { type: existing.type, state: existing.state },
-      after: { type: 'admin', state: 'active' },
-      reason: 'command line',
-    });
-    console.log(`${email} is now an admin.`);
-  } else if (values.password) {
-    await users.createAccount({ id: uuidv7(), email, ...fields });
-    console.log(`Created the admin ${email}.`);
-  } else {
+  const result = await promoteAdmin(
+    { db: database.db, users: usersService({ db: database.db }) },
+    { email, password: values.password },
+  );
+  if (result.outcome === 'promoted') console.log(`${email} is now an admin.`);
+  else if (result.outcome === 'created') console.log(`Created the admin ${email}.`);
+  else {
     console.error(`No user ${email}. Give --password to create one.`);
     process.exitCode = 1;
   }

@@ -1,5 +1,5 @@
-import { auditEvents } from '../db/schema.js';
 import type { Db } from '../db/client.js';
+import { auditEvents } from '../db/schema.js';
 import { uuidv7 } from './ids.js';
 
 export type AuditEvent = {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
-import { type UserSeed, makeUser } from '../db/factories.js';
+import { makeUser, type UserSeed } from '../db/factories.js';
 import type { Clock } from '../lib/clock.js';
 import { createStorage } from '../lib/files/storage.js';
 import { createMailer, readOutbox } from '../lib/mail/mailer.js';

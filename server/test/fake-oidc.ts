@@ -2,7 +2,12 @@ import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeIdentity = { email: string; email_verified: boolean; given_name?: string; family_name?: string };
+export type FakeIdentity = {
+  email: string;
+  email_verified: boolean;
+  given_name?: string;
+  family_name?: string;
+};
 
 /**
  * A minimal OpenID Connect provider for tests: discovery, an authorize step driven by the
@@ -11,8 +16,12 @@ export type FakeIdentity = { email: string; email_verified: boolean; given_name?
 export async function startFakeOidc(clientId: string) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
-  const grants = new Map<string, { challenge: string; nonce: string; redirectUri: string; who: FakeIdentity }>();
-  const b64 = (v: object | Buffer) => Buffer.from(Buffer.isBuffer(v) ? v : JSON.stringify(v)).toString('base64url');
+  const grants = new Map<
+    string,
+    { challenge: string; nonce: string; redirectUri: string; who: FakeIdentity }
+  >();
+  const b64 = (v: object | Buffer) =>
+    Buffer.from(Buffer.isBuffer(v) ? v : JSON.stringify(v)).toString('base64url');
   let issuer = '';
 
   const server = http.createServer((req, res) => {
@@ -45,13 +54,27 @@ export async function startFakeOidc(clientId: string) {
         grants.delete(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
         const challenge = createHash('sha256').update(verifier).digest('base64url');
-        if (!grant || grant.challenge !== challenge || grant.redirectUri !== form.get('redirect_uri')) {
+        if (
+          !grant ||
+          grant.challenge !== challenge ||
+          grant.redirectUri !== form.get('redirect_uri')
+        ) {
           return json(400, { error: 'invalid_grant' });
         }
         const now = Math.floor(Date.now() / 1000);
         const header = b64({ alg: 'RS256', kid: 'k1', typ: 'JWT' });
-        const payload = b64({ iss: issuer, aud: clientId, sub: grant.who.email, iat: now, exp: now + 300, nonce: grant.nonce, ...grant.who });
-        const signature = sign('sha256', Buffer.from(`${header}.${payload}`), privateKey).toString('base64url');
+        const payload = b64({
+          iss: issuer,
+          aud: clientId,
+          sub: grant.who.email,
+          iat: now,
+          exp: now + 300,
+          nonce: grant.nonce,
+          ...grant.who,
+        });
+        const signature = sign('sha256', Buffer.from(`${header}.${payload}`), privateKey).toString(
+          'base64url',
+        );
         return json(200, {
           access_token: randomBytes(16).toString('hex'),
           token_type: 'Bearer',
@@ -69,7 +92,10 @@ export async function startFakeOidc(clientId: string) {
   return {
     issuer,
     /** What the provider does when the person signs in at the authorization URL. */
-    authorize(authorizationUrl: string, who: FakeIdentity): { code: string; state: string; redirectUri: string } {
+    authorize(
+      authorizationUrl: string,
+      who: FakeIdentity,
+    ): { code: string; state: string; redirectUri: string } {
       const u = new URL(authorizationUrl);
       const code = randomBytes(12).toString('hex');
       const redirectUri = u.searchParams.get('redirect_uri') ?? '';

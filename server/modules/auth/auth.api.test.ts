@@ -1,9 +1,13 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions, users } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { buildTestApp, errorCode, type TestApp } from '../../test/app.js';
+import { sha256 } from './secrets.js';
 
 const API = '/api/v1/auth-service/auth';
-let now = new Date('2026-11-23T09:00:00Z');
+const START = new Date('2026-11-23T09:00:00Z');
+let now = new Date(START);
 const clock: Clock = { now: () => new Date(now) };
 let t: TestApp;
 
@@ -14,8 +18,33 @@ afterAll(async () => {
   await t.close();
 });
 
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: `${API}${url}`, payload: payload as object, headers });
+/** Runs `fn` with the server's clock moved forward, then puts it back. */
+async function later<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  now = new Date(START.getTime() + ms);
+  try {
+    return await fn();
+  } finally {
+    now = new Date(START);
+  }
+}
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+const post = (
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+  remoteAddress?: string,
+) =>
+  t.app.inject({
+    method: 'POST',
+    url: `${API}${url}`,
+    payload: payload as object,
+    headers,
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+const whoami = (headers: Record<string, string> = {}) =>
+  t.app.inject({ url: `${API}/whoami`, headers });
 
 const linkParams = (link: string | undefined) => {
   const url = new URL(link ?? 'http://x/');
@@ -37,15 +66,22 @@ describe('sign-up and e-mail confirmation', () => {
     expect(mail?.link).toMatch(/^http:\/\/podium\.test\/\?uid=[0-9a-f-]{36}&code=/);
     const { uid, code } = linkParams(mail?.link);
 
+    // Stored with an argon2id hash; no sign-in before the address is confirmed.
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, uid));
+    expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(row).toMatchObject({ emailConfirmedAt: null, state: 'inactive', registered: false });
+    const early = await post('/login', {
+      email: 'elev.nou@example.ro',
+      password: 'parola-sigura-1',
+    });
+    expect(errorCode(early)).toBe('EMAIL_NOT_CONFIRMED');
+
     const first = await t.app.inject({ url: `${API}/token/${uid}/${code}` });
     expect(first.statusCode).toBe(200);
     const session = first.json() as { token: string; userId: string };
     expect(session.userId).toBe(uid);
 
-    const who = await t.app.inject({
-      url: `${API}/whoami`,
-      headers: { authorization: `Bearer ${session.token}`, userid: uid },
-    });
+    const who = await whoami({ authorization: `Bearer ${session.token}`, userid: uid });
     expect(who.statusCode).toBe(200);
     const user = who.json();
     expect(user).toMatchObject({
@@ -61,24 +97,51 @@ describe('sign-up and e-mail confirmation', () => {
     const again = await t.app.inject({ url: `${API}/token/${uid}/${code}` });
     expect(again.statusCode).toBe(400);
     expect(errorCode(again)).toBe('INVALID_CODE');
+    // Confirmed now, so the password signs in.
+    expect(
+      (await post('/login', { email: 'elev.nou@example.ro', password: 'parola-sigura-1' }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('binds a code to its account and honours it once, even when used twice at once', async () => {
+    await post('/signup', {
+      email: 'dublu@example.ro',
+      password: 'parola-sigura-1',
+      type: 'student',
+      locale: 'ro',
+    });
+    const { uid, code } = linkParams((await t.lastMail('dublu@example.ro'))?.link);
+    const stranger = await t.createUser();
+    expect(errorCode(await t.app.inject({ url: `${API}/token/${stranger.id}/${code}` }))).toBe(
+      'INVALID_CODE',
+    );
+    const both = await Promise.all(
+      [1, 2].map(() => t.app.inject({ url: `${API}/token/${uid}/${code}` })),
+    );
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    expect(both.map(errorCode)).toContain('INVALID_CODE');
   });
 
   it('answers the same for a taken address and tells its owner by mail', async () => {
-    const owner = await t.createUser({ email: 'ocupat@example.ro' });
-    const res = await post('/signup', {
-      email: 'ocupat@example.ro',
-      password: 'alta-parola-1',
-      type: 'teacher',
-      locale: 'en',
-    });
-    expect(res.statusCode).toBe(202);
-    expect(res.json()).toEqual({ ok: true });
+    const owner = await t.createUser({ email: 'ocupat@example.ro', type: 'student' });
+    const signup = (email: string) =>
+      post('/signup', { email, password: 'alta-parola-1', type: 'teacher', locale: 'en' });
+    const fresh = await signup('liber@example.ro');
+    const taken = await signup('ocupat@example.ro');
+    expect(taken.statusCode).toBe(202);
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(taken.json()).toEqual(fresh.json());
+    expect(taken.headers['content-type']).toBe(fresh.headers['content-type']);
+
+    // The owner hears about it, with no code that would sign anyone in.
     const mail = await t.lastMail('ocupat@example.ro');
     expect(mail?.subject).toBeTruthy();
-    // The existing account is untouched: the old password still works.
-    expect(
-      (await post('/login', { email: owner.email, password: owner.password })).statusCode,
-    ).toBe(200);
+    expect(mail?.link).toBe('http://podium.test/');
+    expect(mail?.text).not.toContain('code=');
+    // The existing account is untouched: same role, and the old password still works.
+    const headers = await t.login(owner.email, owner.password);
+    expect((await whoami(headers)).json()).toMatchObject({ type: 'student', _id: owner.id });
   });
 
   it('refuses bad sign-up input with field codes and creates nothing', async () => {
@@ -94,21 +157,23 @@ describe('sign-up and e-mail confirmation', () => {
     expect(await t.lastMail('not-an-email')).toBeUndefined();
   });
 
-  it('refuses expired links', async () => {
-    await post('/signup', {
-      email: 'tarziu@example.ro',
-      password: 'parola-sigura-1',
-      type: 'teacher',
-      locale: 'en',
-    });
-    const { uid, code } = linkParams((await t.lastMail('tarziu@example.ro'))?.link);
-    now = new Date(now.getTime() + (t.config.links.confirmTtlHours + 1) * 3_600_000);
-    try {
-      const res = await t.app.inject({ url: `${API}/token/${uid}/${code}` });
-      expect(errorCode(res)).toBe('INVALID_CODE');
-    } finally {
-      now = new Date('2026-11-23T09:00:00Z');
-    }
+  it('accepts a link until it expires, and not after', async () => {
+    const signup = (email: string) =>
+      post('/signup', { email, password: 'parola-sigura-1', type: 'teacher', locale: 'en' });
+    await signup('devreme@example.ro');
+    await signup('tarziu@example.ro');
+    const early = linkParams((await t.lastMail('devreme@example.ro'))?.link);
+    const late = linkParams((await t.lastMail('tarziu@example.ro'))?.link);
+    const ttl = t.config.links.confirmTtlHours * HOUR;
+    const inTime = await later(ttl - MINUTE, () =>
+      t.app.inject({ url: `${API}/token/${early.uid}/${early.code}` }),
+    );
+    expect(inTime.statusCode).toBe(200);
+    const tooLate = await later(ttl + MINUTE, () =>
+      t.app.inject({ url: `${API}/token/${late.uid}/${late.code}` }),
+    );
+    expect(tooLate.statusCode).toBe(400);
+    expect(errorCode(tooLate)).toBe('INVALID_CODE');
   });
 
   it('answers malformed JSON with a 400 and unknown ids with INVALID_CODE', async () => {
@@ -131,35 +196,74 @@ describe('sign-up and e-mail confirmation', () => {
 
 describe('sign-in', () => {
   it('does not say which part was wrong', async () => {
+    const from = '192.0.2.10';
     const u = await t.createUser();
-    const wrongPassword = await post('/login', { email: u.email, password: 'gresit-gresit' });
-    const wrongEmail = await post('/login', {
-      email: 'nimeni@example.ro',
-      password: 'gresit-gresit',
-    });
+    const unconfirmed = await t.createUser({ emailConfirmedAt: null });
+    const attempt = (email: string) =>
+      post('/login', { email, password: 'gresit-gresit' }, {}, from);
+    const wrongPassword = await attempt(u.email);
+    const wrongEmail = await attempt('nimeni@example.ro');
+    const wrongUnconfirmed = await attempt(unconfirmed.email);
     expect(wrongPassword.statusCode).toBe(400);
-    expect(wrongEmail.statusCode).toBe(400);
     expect(errorCode(wrongPassword)).toBe('INVALID_CREDENTIALS');
-    expect(wrongEmail.json()).toEqual(wrongPassword.json());
+    for (const other of [wrongEmail, wrongUnconfirmed]) {
+      expect(other.statusCode).toBe(wrongPassword.statusCode);
+      expect(other.json()).toEqual(wrongPassword.json());
+    }
   });
 
-  it('locks an account after repeated failures, even for the right password', async () => {
+  it('locks an account after repeated failures, from any address, even for the right password', async () => {
     const u = await t.createUser();
+    const other = await t.createUser();
+    const from = '192.0.2.20';
     for (let i = 0; i < t.config.auth.maxFailuresPerAccount; i++) {
-      expect(errorCode(await post('/login', { email: u.email, password: `gresit-${i}-xx` }))).toBe(
-        'INVALID_CREDENTIALS',
-      );
+      const res = await post('/login', { email: u.email, password: `gresit-${i}-xx` }, {}, from);
+      expect(errorCode(res)).toBe('INVALID_CREDENTIALS');
     }
-    const locked = await post('/login', { email: u.email, password: u.password });
+    const right = { email: u.email, password: u.password };
+    for (const address of [from, '192.0.2.21']) {
+      const locked = await post('/login', right, {}, address);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().error).toMatchObject({ statusCode: 429, code: 'TOO_MANY_ATTEMPTS' });
+    }
+    // The address itself is not locked: someone else signs in from it.
+    const neighbour = { email: other.email, password: other.password };
+    expect((await post('/login', neighbour, {}, from)).statusCode).toBe(200);
+    // The window passes and the right password works again.
+    const window = t.config.auth.failureWindowMinutes * MINUTE;
+    expect((await later(window + MINUTE, () => post('/login', right, {}, from))).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('locks an address after repeated failures across accounts', async () => {
+    const from = '198.51.100.7';
+    for (let i = 0; i < t.config.auth.maxFailuresPerAddress; i++) {
+      const res = await post('/login', { email: `nimeni${i}@example.ro`, password: 'x' }, {}, from);
+      expect(errorCode(res)).toBe('INVALID_CREDENTIALS');
+    }
+    const u = await t.createUser();
+    const right = { email: u.email, password: u.password };
+    const locked = await post('/login', right, {}, from);
     expect(locked.statusCode).toBe(429);
     expect(errorCode(locked)).toBe('TOO_MANY_ATTEMPTS');
-    // The window passes and the right password works again.
-    now = new Date(now.getTime() + (t.config.auth.failureWindowMinutes + 1) * 60_000);
-    try {
-      expect((await post('/login', { email: u.email, password: u.password })).statusCode).toBe(200);
-    } finally {
-      now = new Date('2026-11-23T09:00:00Z');
+    // Only that address: the same person signs in from elsewhere, and later from there too.
+    expect((await post('/login', right, {}, '198.51.100.8')).statusCode).toBe(200);
+    const window = t.config.auth.failureWindowMinutes * MINUTE;
+    expect((await later(window + MINUTE, () => post('/login', right, {}, from))).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('answers a flood of auth requests from one address with TOO_MANY_ATTEMPTS', async () => {
+    const from = '198.51.100.99';
+    const forgot = () => post('/password/forgot', { email: 'fantoma@example.ro' }, {}, from);
+    for (let i = 0; i < t.config.rateLimit.authPerMinute; i++) {
+      expect((await forgot()).statusCode).toBe(200);
     }
+    const flooded = await forgot();
+    expect(flooded.statusCode).toBe(429);
+    expect(flooded.json().error).toMatchObject({ statusCode: 429, code: 'TOO_MANY_ATTEMPTS' });
   });
 
   it('asks to confirm the address first and sends a new link', async () => {
@@ -169,30 +273,70 @@ describe('sign-in', () => {
     expect(errorCode(res)).toBe('EMAIL_NOT_CONFIRMED');
     expect((await t.lastMail(u.email))?.link).toContain(`uid=${u.id}`);
   });
+});
 
-  it('logout revokes the session', async () => {
+describe('sessions', () => {
+  it('logout revokes that session and no other', async () => {
     const u = await t.createUser();
-    const headers = await t.login(u.email, u.password);
-    expect((await post('/logout', {}, headers)).statusCode).toBe(200);
-    const who = await t.app.inject({ url: `${API}/whoami`, headers });
+    const phone = await t.login(u.email, u.password);
+    const laptop = await t.login(u.email, u.password);
+    const out = await post('/logout', {}, phone);
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ ok: true });
+    const who = await whoami(phone);
     expect(who.statusCode).toBe(401);
     expect(errorCode(who)).toBe('UNAUTHORIZED');
+    expect(errorCode(await post('/logout', {}, phone))).toBe('UNAUTHORIZED');
+    expect(errorCode(await post('/logout', {}))).toBe('UNAUTHORIZED');
+    expect((await whoami(laptop)).statusCode).toBe(200);
   });
 
   it('whoami needs a valid token whose user matches the userId header', async () => {
-    const a = await t.createUser();
+    const a = await t.createUser({ type: 'teacher', teacherCode: 'WHO-1' });
     const b = await t.createUser();
     const headers = await t.login(a.email, a.password);
-    expect((await t.app.inject({ url: `${API}/whoami` })).statusCode).toBe(401);
-    expect(
-      (await t.app.inject({ url: `${API}/whoami`, headers: { authorization: 'Bearer nope' } }))
-        .statusCode,
-    ).toBe(401);
-    expect(
-      (await t.app.inject({ url: `${API}/whoami`, headers: { ...headers, userid: b.id } }))
-        .statusCode,
-    ).toBe(401);
-    expect((await t.app.inject({ url: `${API}/whoami`, headers })).json()._id).toBe(a.id);
+    const invalid: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: headers.authorization.replace('Bearer', 'Basic') },
+      { ...headers, userid: b.id },
+    ];
+    for (const bad of invalid) {
+      const res = await whoami(bad);
+      expect(res.statusCode).toBe(401);
+      expect(errorCode(res)).toBe('UNAUTHORIZED');
+    }
+    const me = await whoami(headers);
+    expect(me.statusCode).toBe(200);
+    // The fields of SPEC.md §3 the app needs, and nothing secret.
+    expect(me.json()).toMatchObject({
+      _id: a.id,
+      email: a.email,
+      givenName: a.givenName,
+      familyName: a.familyName,
+      type: 'teacher',
+      role: ['teacher'],
+      state: 'active',
+      registered: true,
+      county: 'Cluj',
+      school: a.school,
+      teacherCode: 'WHO-1',
+      discipline: 'Matematică',
+      data: { shortcuts: [] },
+    });
+    expect(Object.keys(me.json())).not.toContain('passwordHash');
+  });
+
+  it('keeps tokens only as hashes, and ends sessions when they expire', async () => {
+    const u = await t.createUser();
+    const headers = await t.login(u.email, u.password);
+    const token = headers.authorization.slice('Bearer '.length);
+    const rows = await t.database.db.select().from(sessions).where(eq(sessions.userId, u.id));
+    expect(rows.map((r) => r.tokenHash)).toEqual([sha256(token)]);
+    expect(JSON.stringify(rows)).not.toContain(token);
+    const ttl = t.config.session.ttlHours * HOUR;
+    expect((await later(ttl - MINUTE, () => whoami(headers))).statusCode).toBe(200);
+    expect((await later(ttl + MINUTE, () => whoami(headers))).statusCode).toBe(401);
   });
 });
 
@@ -203,6 +347,7 @@ describe('password reset', () => {
     const unknown = await post('/password/forgot', { email: 'fantoma@example.ro' });
     const known = await post('/password/forgot', { email: u.email });
     expect(unknown.statusCode).toBe(200);
+    expect(known.statusCode).toBe(unknown.statusCode);
     expect(known.json()).toEqual(unknown.json());
     expect(await t.lastMail('fantoma@example.ro')).toBeUndefined();
 
@@ -213,9 +358,9 @@ describe('password reset', () => {
     expect(reset.statusCode).toBe(200);
     expect(reset.json().userId).toBe(u.id);
 
-    expect((await t.app.inject({ url: `${API}/whoami`, headers: oldSession })).statusCode).toBe(
-      401,
-    );
+    // Every older session ends; the new one from the reset works.
+    expect((await whoami(oldSession)).statusCode).toBe(401);
+    expect((await whoami({ authorization: `Bearer ${reset.json().token}` })).statusCode).toBe(200);
     expect(errorCode(await post('/login', { email: u.email, password: u.password }))).toBe(
       'INVALID_CREDENTIALS',
     );
@@ -225,6 +370,32 @@ describe('password reset', () => {
     expect(
       errorCode(await post('/password/reset', { uid, code, password: 'a-treia-parola' })),
     ).toBe('INVALID_CODE');
+  });
+
+  it('takes only an unexpired reset code', async () => {
+    const u = await t.createUser();
+    await post('/password/forgot', { email: u.email });
+    const { uid, code } = linkParams((await t.lastMail(u.email))?.link);
+    // A reset code is not a sign-in link.
+    expect(errorCode(await t.app.inject({ url: `${API}/token/${uid}/${code}` }))).toBe(
+      'INVALID_CODE',
+    );
+    const ttl = t.config.links.resetTtlMinutes * MINUTE;
+    const expired = await later(ttl + MINUTE, () =>
+      post('/password/reset', { uid, code, password: 'parola-noua-2026' }),
+    );
+    expect(errorCode(expired)).toBe('INVALID_CODE');
+    // Nor is a confirmation code a reset code.
+    const v = await t.createUser({ emailConfirmedAt: null });
+    await post('/login', { email: v.email, password: v.password });
+    const confirm = linkParams((await t.lastMail(v.email))?.link);
+    const wrongKind = await post('/password/reset', { ...confirm, password: 'parola-noua-2026' });
+    expect(errorCode(wrongKind)).toBe('INVALID_CODE');
+    for (const who of [u, v]) {
+      expect(
+        errorCode(await post('/login', { email: who.email, password: 'parola-noua-2026' })),
+      ).toBe('INVALID_CREDENTIALS');
+    }
   });
 
   it('refuses a too short new password and keeps the old one', async () => {
@@ -256,21 +427,29 @@ describe('registration', () => {
     school: 'Colegiul Național Iași',
     discipline: 'Matematică',
   };
+  const newcomer = async (type: 'student' | 'teacher') => {
+    const u = await t.createUser({ type, registered: false, state: 'inactive', grade: null });
+    return { user: u, headers: await t.login(u.email, u.password) };
+  };
 
   it('applies the team-code rules to students and links them to their teacher', async () => {
     const coach = await t.createUser({ type: 'teacher', teacherCode: 'IS-042' });
-    const s = await t.createUser({ registered: false, state: 'inactive', grade: null });
-    const headers = await t.login(s.email, s.password);
+    const { headers } = await newcomer('student');
 
-    const missing = await post('/register', student, headers);
-    expect(errorCode(missing)).toBe('TEACHER_CODE_NOT_PROVIDED');
-    expect(missing.json().error.details).toEqual({ teacherCode: ['presence'] });
+    for (const teacherCode of [undefined, '', '   ']) {
+      const missing = await post('/register', { ...student, teacherCode }, headers);
+      expect(missing.statusCode).toBe(400);
+      expect(errorCode(missing)).toBe('TEACHER_CODE_NOT_PROVIDED');
+      expect(missing.json().error.details).toEqual({ teacherCode: ['presence'] });
+    }
 
     const wrong = await post('/register', { ...student, teacherCode: 'NOPE-1' }, headers);
+    expect(wrong.statusCode).toBe(400);
     expect(errorCode(wrong)).toBe('TEACHER_CODE_NOT_FOUND');
     expect(wrong.json().error.details).toEqual({ teacherCode: ['teacher_not_found'] });
+    expect((await whoami(headers)).json().registered).toBe(false);
 
-    const ok = await post('/register', { ...student, teacherCode: 'is-042' }, headers);
+    const ok = await post('/register', { ...student, teacherCode: ' is-042 ' }, headers);
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({
       registered: true,
@@ -286,13 +465,58 @@ describe('registration', () => {
 
   it('refuses a teacher code that exists and accepts a new one', async () => {
     await t.createUser({ type: 'teacher', teacherCode: 'CJ-001' });
-    const tch = await t.createUser({ type: 'teacher', registered: false, state: 'inactive' });
-    const headers = await t.login(tch.email, tch.password);
-    const taken = await post('/register', { ...teacher, teacherCode: 'CJ-001' }, headers);
-    expect(errorCode(taken)).toBe('CLIENT_ERROR');
-    expect(taken.json().error.details).toEqual({ teacherCode: ['code_exists'] });
+    const { headers } = await newcomer('teacher');
+    for (const teacherCode of ['CJ-001', 'cj-001']) {
+      const taken = await post('/register', { ...teacher, teacherCode }, headers);
+      expect(taken.statusCode).toBe(400);
+      expect(errorCode(taken)).toBe('CLIENT_ERROR');
+      expect(taken.json().error.details).toEqual({ teacherCode: ['code_exists'] });
+    }
+    const none = await post('/register', teacher, headers);
+    expect(errorCode(none)).toBe('VALIDATION_FAILED');
+    expect(none.json().error.details).toEqual([{ code: 'required', path: ['teacherCode'] }]);
     const ok = await post('/register', { ...teacher, teacherCode: 'IS-777' }, headers);
     expect(ok.json()).toMatchObject({ registered: true, teacherCode: 'IS-777', state: 'inactive' });
+  });
+
+  it('gives a new team code to one teacher only, even when two ask at once', async () => {
+    const a = await newcomer('teacher');
+    const b = await newcomer('teacher');
+    const both = await Promise.all(
+      [a, b].map(({ headers }) =>
+        post('/register', { ...teacher, teacherCode: 'BV-100' }, headers),
+      ),
+    );
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    const loser = both.find((r) => r.statusCode === 400);
+    expect(loser?.json().error).toMatchObject({
+      code: 'CLIENT_ERROR',
+      details: { teacherCode: ['code_exists'] },
+    });
+  });
+
+  it('keeps a registered account inactive until it is activated', async () => {
+    await t.createUser({ type: 'teacher', teacherCode: 'AB-500' });
+    const { user, headers } = await newcomer('student');
+    const done = await post('/register', { ...student, teacherCode: 'AB-500' }, headers);
+    expect(done.json()).toMatchObject({ registered: true, state: 'inactive' });
+    // The app learns it from whoami; the server refuses what needs an active account.
+    expect((await whoami(headers)).json()).toMatchObject({ registered: true, state: 'inactive' });
+    const editProfile = () =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/user-mgmt/users/${encodeURIComponent(user.email)}`,
+        payload: { city: 'Dej' },
+        headers,
+      });
+    const refused = await editProfile();
+    expect(refused.statusCode).toBe(403);
+    expect(errorCode(refused)).toBe('OPERATION_NOT_PERMITTED');
+    // Activation (by the coordinating teacher or an admin, through the people screens).
+    await t.database.db.update(users).set({ state: 'active' }).where(eq(users.id, user.id));
+    const allowed = await editProfile();
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json()).toMatchObject({ city: 'Dej', state: 'active' });
   });
 
   it('reports each bad field and saves nothing', async () => {
@@ -322,16 +546,19 @@ describe('registration', () => {
       grade: 'invalid',
     });
     expect(byField.county).toBeDefined();
-    const who = await t.app.inject({ url: `${API}/whoami`, headers });
+    const who = await whoami(headers);
     expect(who.json().registered).toBe(false);
   });
 
-  it('is not for admins, nor for another user id', async () => {
+  it('needs a session, is not for admins, nor for another user id', async () => {
+    const anonymous = await post('/register', { ...student, teacherCode: 'IS-042' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(errorCode(anonymous)).toBe('UNAUTHORIZED');
     const admin = await t.createUser({ type: 'admin' });
     const headers = await t.login(admin.email, admin.password);
-    expect(
-      (await post('/register', { ...teacher, teacherCode: 'ADM-1' }, headers)).statusCode,
-    ).toBe(403);
+    const asAdmin = await post('/register', { ...teacher, teacherCode: 'ADM-1' }, headers);
+    expect(asAdmin.statusCode).toBe(403);
+    expect(errorCode(asAdmin)).toBe('OPERATION_NOT_PERMITTED');
     const s = await t.createUser({ registered: false, state: 'inactive' });
     const sh = await t.login(s.email, s.password);
     const other = await post(
@@ -340,5 +567,6 @@ describe('registration', () => {
       { ...sh, userid: admin.id },
     );
     expect(other.statusCode).toBe(404);
+    expect((await whoami(sh)).json().registered).toBe(false);
   });
 });

@@ -18,8 +18,8 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { Mailer } from '../../lib/mail/mailer.js';
 import { normalizeName } from '../../lib/text.js';
 import type { UsersService } from '../users/users.service.js';
-import * as repo from './auth.repo.js';
 import { canRegister } from './auth.policy.js';
+import * as repo from './auth.repo.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from './secrets.js';
 
 export type AuthDeps = {
@@ -35,8 +35,15 @@ export type RequestInfo = { origin: string; ip?: string; userAgent?: string };
 const minutes = (n: number) => n * 60_000;
 const SESSION_TOUCH_MS = minutes(5);
 
-const isUniqueViolation = (e: unknown) =>
-  typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
+/** PostgreSQL's unique_violation, also when Drizzle wraps it (DrizzleQueryError.cause). */
+function isUniqueViolation(e: unknown): boolean {
+  let cause = e;
+  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
+    if ((cause as { code?: unknown }).code === '23505') return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 export function authService({ db, config, clock, mailer, users }: AuthDeps) {
   const after = (ms: number) => new Date(clock.now().getTime() + ms);

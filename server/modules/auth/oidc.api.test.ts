@@ -9,7 +9,12 @@ let idp: Awaited<ReturnType<typeof startFakeOidc>>;
 beforeAll(async () => {
   idp = await startFakeOidc('podium-client');
   t = await buildTestApp({
-    env: { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: 'podium-client', OIDC_CLIENT_SECRET: 's3cret', OIDC_LABEL: 'Școala mea' },
+    env: {
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: 'podium-client',
+      OIDC_CLIENT_SECRET: 's3cret',
+      OIDC_LABEL: 'Școala mea',
+    },
   });
 });
 afterAll(async () => {
@@ -27,12 +32,20 @@ async function signInThroughProvider(who: Parameters<typeof idp.authorize>[1], t
 
 describe('OpenID Connect sign-in', () => {
   it('says it is enabled, with its label', async () => {
-    expect((await t.app.inject({ url: `${API}/oidc` })).json()).toEqual({ enabled: true, label: 'Școala mea' });
+    expect((await t.app.inject({ url: `${API}/oidc` })).json()).toEqual({
+      enabled: true,
+      label: 'Școala mea',
+    });
   });
 
   it('creates a confirmed account and returns to the app with a one-time oauth code', async () => {
     const back = await signInThroughProvider(
-      { email: 'Prof.Nou@Scoala.ro', email_verified: true, given_name: 'Irina', family_name: 'Matei' },
+      {
+        email: 'Prof.Nou@Scoala.ro',
+        email_verified: true,
+        given_name: 'Irina',
+        family_name: 'Matei',
+      },
       'teacher',
     );
     expect(back.statusCode).toBe(302);
@@ -43,11 +56,16 @@ describe('OpenID Connect sign-in', () => {
     const code = landing.searchParams.get('code');
 
     // The normal exchange does not take an oauth code; the OAuth one does, once.
-    expect(errorCode(await t.app.inject({ url: `${API}/token/${uid}/${code}` }))).toBe('INVALID_CODE');
+    expect(errorCode(await t.app.inject({ url: `${API}/token/${uid}/${code}` }))).toBe(
+      'INVALID_CODE',
+    );
     const session = await t.app.inject({ url: `${API}/oauth/token/${uid}/${code}` });
     expect(session.statusCode).toBe(200);
     const { token } = session.json();
-    const who = await t.app.inject({ url: `${API}/whoami`, headers: { authorization: `Bearer ${token}` } });
+    const who = await t.app.inject({
+      url: `${API}/whoami`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(who.json()).toMatchObject({
       email: 'prof.nou@scoala.ro',
       type: 'teacher',
@@ -56,7 +74,9 @@ describe('OpenID Connect sign-in', () => {
       state: 'inactive',
       givenName: 'Irina',
     });
-    expect(errorCode(await t.app.inject({ url: `${API}/oauth/token/${uid}/${code}` }))).toBe('INVALID_CODE');
+    expect(errorCode(await t.app.inject({ url: `${API}/oauth/token/${uid}/${code}` }))).toBe(
+      'INVALID_CODE',
+    );
   });
 
   it('signs an existing account in without changing it', async () => {
@@ -67,7 +87,10 @@ describe('OpenID Connect sign-in', () => {
     const session = await t.app.inject({
       url: `${API}/oauth/token/${landing.searchParams.get('uid')}/${landing.searchParams.get('code')}`,
     });
-    const who = await t.app.inject({ url: `${API}/whoami`, headers: { authorization: `Bearer ${session.json().token}` } });
+    const who = await t.app.inject({
+      url: `${API}/whoami`,
+      headers: { authorization: `Bearer ${session.json().token}` },
+    });
     expect(who.json()).toMatchObject({ type: 'student', registered: true });
   });
 
@@ -83,8 +106,12 @@ describe('OpenID Connect when not configured', () => {
   it('is reported off and its routes answer OIDC_NOT_CONFIGURED', async () => {
     const plain = await buildTestApp();
     try {
-      expect((await plain.app.inject({ url: `${API}/oidc` })).json()).toMatchObject({ enabled: false });
-      expect(errorCode(await plain.app.inject({ url: `${API}/oidc/start` }))).toBe('OIDC_NOT_CONFIGURED');
+      expect((await plain.app.inject({ url: `${API}/oidc` })).json()).toMatchObject({
+        enabled: false,
+      });
+      expect(errorCode(await plain.app.inject({ url: `${API}/oidc/start` }))).toBe(
+        'OIDC_NOT_CONFIGURED',
+      );
     } finally {
       await plain.close();
     }

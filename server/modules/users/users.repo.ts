@@ -72,3 +72,11 @@ export async function countAdmins(db: Db): Promise<number> {
     .where(and(eq(users.type, 'admin'), live));
   return row?.n ?? 0;
 }
+
+// Any constant works; every instance uses the same one (the migration lock is 727_001).
+const ADMIN_BOOTSTRAP_LOCK = 727_002;
+
+/** Serialises first-admin creation across instances until the transaction ends. */
+export async function lockAdminBootstrap(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_BOOTSTRAP_LOCK})`);
+}

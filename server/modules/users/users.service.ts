@@ -1,5 +1,4 @@
-import type { ProfilePatch } from '../../../shared/schemas/users.js';
-import type { User } from '../../../shared/schemas/users.js';
+import type { ProfilePatch, User } from '../../../shared/schemas/users.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
@@ -26,7 +25,8 @@ export function usersService({ db }: UsersDeps) {
       repo.updateUser(tx, id, patch),
     teacherByCode: (code: string, tx: Db = db) => repo.findTeacherByCode(tx, code),
     isTeacherCodeTaken: (code: string, tx: Db = db) => repo.teacherCodeTaken(tx, code),
-    countAdmins: () => repo.countAdmins(db),
+    countAdmins: (tx: Db = db) => repo.countAdmins(tx),
+    lockAdminBootstrap: (tx: Db) => repo.lockAdminBootstrap(tx),
     toDto: toUserDto,
 
     /** The user by id, if the actor may see them; otherwise "not found" (never a hint). */
