@@ -119,6 +119,10 @@ describe('server', () => {
     const asset = await t.app.inject({ url: '/assets/app-123.js' });
     expect(asset.body).toBe('console.log(1)');
     expect(asset.headers['cache-control']).toContain('immutable');
+    // A missing file is a 404, never the app's HTML served as a script.
+    const missing = await t.app.inject({ url: '/assets/gone-456.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toContain('application/json');
     for (const req of [
       { url: '/api/unknown' },
       { url: '/api/v1/nothing-here' },

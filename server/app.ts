@@ -136,6 +136,13 @@ async function registerWebApp(app: FastifyInstance, webDist: string) {
     ) {
       return reply.sendFile(file);
     }
+    // A missing script or image is a 404, not the app's page (a stale cached index.html
+    // asking for old assets must fail loudly rather than execute HTML as a script).
+    if (path.extname(file)) {
+      return reply.status(404).send({
+        error: { statusCode: 404, code: 'NOT_FOUND', message: `No file ${url}` },
+      });
+    }
     reply.header('cache-control', 'no-cache');
     return reply.sendFile('index.html');
   });

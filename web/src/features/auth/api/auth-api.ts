@@ -23,7 +23,7 @@ export const forgotPassword = (body: { email: string; locale?: string }) =>
   api<{ ok: true }>(`${base}/password/forgot`, { method: 'POST', body });
 
 export const resetPassword = (body: { uid: string; code: string; password: string }) =>
-  api<{ ok: true }>(`${base}/password/reset`, { method: 'POST', body });
+  api<Session>(`${base}/password/reset`, { method: 'POST', body });
 
 /** Exchanges the uid/code of an e-mailed link (or the OIDC return) for a session. */
 export const exchangeCode = (uid: string, code: string, oauth: boolean) =>
