@@ -19,7 +19,10 @@ const merge = (into, from) => {
   }
   return into;
 };
-const next = merge(JSON.parse(readFileSync(target, 'utf8')), JSON.parse(readFileSync(file, 'utf8')));
+const next = merge(
+  JSON.parse(readFileSync(target, 'utf8')),
+  JSON.parse(readFileSync(file, 'utf8')),
+);
 const tmp = `${target}.${process.pid}.tmp`;
 writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
 renameSync(tmp, target);
