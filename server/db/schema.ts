@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   real,
@@ -316,5 +317,116 @@ export const phaseStudents = pgTable(
   (t) => [
     primaryKey({ columns: [t.phaseId, t.studentId] }),
     index('phase_students_student_idx').on(t.studentId),
+  ],
+);
+
+/**
+ * A question of a phase's bank (SPEC.md §3 Question). The statement is Markdown with LaTeX;
+ * `itemCorrectAnswers` never leaves the server for a student before their attempt is over.
+ */
+export const questions = pgTable(
+  'questions',
+  {
+    id: uuid('id').primaryKey(),
+    phaseId: uuid('phase_id')
+      .notNull()
+      .references(() => phases.id),
+    itemQ: text('item_q').notNull(),
+    itemCategory: text('item_category'),
+    itemDiscipline: text('item_discipline').notNull(),
+    itemGrade: integer('item_grade').notNull(),
+    difficulty: text('difficulty', { enum: ['low', 'medium', 'hard'] }).notNull(),
+    itemType: text('item_type', { enum: ['single', 'multiple', 'numeric', 'open'] }).notNull(),
+    itemAnswers: jsonb('item_answers').$type<string[]>().notNull().default([]),
+    itemCorrectAnswers: jsonb('item_correct_answers').$type<number[] | string>(),
+    imageFileId: uuid('image_file_id').references(() => files.id),
+    mediatorTeacherId: uuid('mediator_teacher_id').references(() => users.id),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+    deletedAt: tz('deleted_at'),
+  },
+  (t) => [index('questions_phase_idx').on(t.phaseId, t.itemQ, t.id)],
+);
+
+/** The reviewers (graders) of a question: two are needed before a hybrid review starts. */
+export const questionGraders = pgTable(
+  'question_graders',
+  {
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id),
+    teacherId: uuid('teacher_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.questionId, t.teacherId] }),
+    index('question_graders_teacher_idx').on(t.teacherId),
+  ],
+);
+
+/** A test of a phase for one or more grades, drawn from the bank with a stored seed. */
+export const tests = pgTable(
+  'tests',
+  {
+    id: uuid('id').primaryKey(),
+    phaseId: uuid('phase_id')
+      .notNull()
+      .references(() => phases.id),
+    name: text('name').notNull(),
+    grades: integer('grades').array().notNull(),
+    subject: text('subject').notNull(),
+    startDate: tz('start_date').notNull(),
+    endDate: tz('end_date').notNull(),
+    durationMinutes: integer('duration_minutes').notNull(),
+    totalScore: numeric('total_score', { precision: 8, scale: 2, mode: 'number' }).notNull(),
+    easyCount: integer('easy_count').notNull().default(0),
+    mediumCount: integer('medium_count').notNull().default(0),
+    hardCount: integer('hard_count').notNull().default(0),
+    seed: text('seed').notNull(),
+    published: boolean('published').notNull().default(false),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('tests_phase_idx').on(t.phaseId)],
+);
+
+/** One row per grade of a test: the unique index keeps a grade in one test per phase. */
+export const testGrades = pgTable(
+  'test_grades',
+  {
+    phaseId: uuid('phase_id')
+      .notNull()
+      .references(() => phases.id),
+    grade: integer('grade').notNull(),
+    testId: uuid('test_id')
+      .notNull()
+      .references(() => tests.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.phaseId, t.grade] }),
+    index('test_grades_test_idx').on(t.testId),
+  ],
+);
+
+/** The questions a test drew, in order, with the score each is worth. */
+export const testItems = pgTable(
+  'test_items',
+  {
+    testId: uuid('test_id')
+      .notNull()
+      .references(() => tests.id, { onDelete: 'cascade' }),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id),
+    position: integer('position').notNull(),
+    score: numeric('score', { precision: 8, scale: 2, mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.testId, t.questionId] }),
+    index('test_items_question_idx').on(t.questionId),
   ],
 );
