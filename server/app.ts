@@ -22,6 +22,8 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { authService } from './modules/auth/auth.service.js';
 import { oidcRoutes } from './modules/auth/oidc.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { peopleRoutes } from './modules/users/people.routes.js';
+import { peopleService } from './modules/users/people.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { usersService } from './modules/users/users.service.js';
 
@@ -99,6 +101,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: `${API_PREFIX}/auth-service`,
   });
   await app.register(usersRoutes(users), { prefix: `${API_PREFIX}/user-mgmt` });
+  await app.register(
+    peopleRoutes(peopleService({ db: database.db, mailer, log: app.log }), config),
+    { prefix: `${API_PREFIX}/user-mgmt` },
+  );
 
   await registerWebApp(app, config.webDist);
   return app;

@@ -29,6 +29,14 @@ export const ERROR_CODES = [
   'FILE_TOO_LARGE',
   'OIDC_NOT_CONFIGURED',
   'OIDC_FAILED',
+  'EXAM_HAS_EDITIONS',
+  'PHASE_CLOSED',
+  'REGISTRATION_CLOSED',
+  'STUDENT_HAS_RESULTS',
+  'USER_HAS_RESULTS',
+  'QUESTION_IN_TEST',
+  'TEST_HAS_ATTEMPTS',
+  'PDF_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -60,6 +68,14 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   FILE_TOO_LARGE: 413,
   OIDC_NOT_CONFIGURED: 404,
   OIDC_FAILED: 400,
+  EXAM_HAS_EDITIONS: 409,
+  PHASE_CLOSED: 409,
+  REGISTRATION_CLOSED: 409,
+  STUDENT_HAS_RESULTS: 409,
+  USER_HAS_RESULTS: 409,
+  QUESTION_IN_TEST: 409,
+  TEST_HAS_ATTEMPTS: 409,
+  PDF_UNAVAILABLE: 503,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

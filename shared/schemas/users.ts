@@ -7,6 +7,7 @@ import {
   nameField,
   optionalText,
   requiredText,
+  teacherCodeField,
 } from './fields.js';
 
 const settingsFields = {
@@ -94,6 +95,8 @@ export const profilePatchSchema = z
     uiLocale: z.enum(LOCALES, { error: 'invalid' }),
     picture: z.url({ error: 'invalid' }).max(500, 'too_long').nullable(),
     data: userDataSchema,
+    // Students only: the team code re-links them to that teacher (teacherRef).
+    teacherCode: teacherCodeField(),
   })
   .partial()
   .strict();

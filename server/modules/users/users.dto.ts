@@ -2,7 +2,7 @@ import type { User, UserData } from '../../../shared/schemas/users.js';
 import type { UserRow } from './users.repo.js';
 
 /** The API's view of a user (SPEC.md §3): never the password hash, tokens or deletion marks. */
-export function toUserDto(row: UserRow): User {
+export function toUserDto(row: UserRow, studentEditions: { editionId: string }[] = []): User {
   const data = (row.data ?? { shortcuts: [] }) as UserData;
   return {
     _id: row.id,
@@ -30,8 +30,8 @@ export function toUserDto(row: UserRow): User {
     teacherCode: row.teacherCode,
     discipline: row.discipline,
     studentCentre: row.studentCentre,
-    // Enrolments arrive with the competitions module; until then nobody has any.
-    studentEditions: [],
+    // Filled only when a list asks for the relation (`include: studentEditions`).
+    studentEditions,
     data: {
       shortcuts: data.shortcuts ?? [],
       ...(data.settings ? { settings: data.settings } : {}),

@@ -1,11 +1,6 @@
 import type { Actor } from '../../lib/auth-guard.js';
 import type { UserRow } from './users.repo.js';
 
-/** A user sees their own record; admins see everyone. (Teachers' scopes come with people lists.) */
-export function canViewUser(actor: Actor, user: Pick<UserRow, 'id'>): boolean {
-  return actor.type === 'admin' || actor.id === user.id;
-}
-
 /** A user edits only their own profile unless they are an admin. */
 export function canEditProfile(actor: Actor, user: Pick<UserRow, 'id'>): boolean {
   return actor.type === 'admin' || actor.id === user.id;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { teacherCodeBodySchema } from '../../../shared/schemas/people.js';
 import { profilePatchSchema, userSchema } from '../../../shared/schemas/users.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
 import type { UsersService } from './users.service.js';
@@ -36,5 +37,20 @@ export const usersRoutes =
         preHandler: guard({ active: false, registered: false }),
       },
       async (request) => users.patchProfile(actorOf(request), request.params.email, request.body),
+    );
+
+    r.put(
+      '/users/:email/teacher-codes',
+      {
+        schema: {
+          tags: ['user-mgmt'],
+          params: z.object({ email: z.string().max(254) }),
+          body: teacherCodeBodySchema,
+          response: { 200: userSchema },
+        },
+        preHandler: guard(),
+      },
+      async (request) =>
+        users.changeTeacherCode(actorOf(request), request.params.email, request.body.teacherCode),
     );
   };

@@ -2,10 +2,12 @@ import type { ProfilePatch, User } from '../../../shared/schemas/users.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
-import { fieldError, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { normalizeName } from '../../lib/text.js';
+import { canChangeTeacherCode, visibilityOf } from './people.policy.js';
+import { findVisibleUser, lockVisibleUser } from './people.repo.js';
 import { toUserDto } from './users.dto.js';
-import { canEditProfile, canViewUser } from './users.policy.js';
+import { canEditProfile } from './users.policy.js';
 import * as repo from './users.repo.js';
 
 export type UsersDeps = { db: Db };
@@ -13,6 +15,44 @@ export type UsersDeps = { db: Db };
 /** Fields a student may not carry and fields a teacher may not carry. */
 const STUDENT_ONLY = ['dateOfBirth', 'grade', 'locale', 'occupation'] as const;
 const TEACHER_ONLY = ['discipline'] as const;
+
+/** PostgreSQL's unique_violation, also when Drizzle wraps it (DrizzleQueryError.cause). */
+function isUniqueViolation(e: unknown): boolean {
+  let cause = e;
+  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
+    if ((cause as { code?: unknown }).code === '23505') return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+const codeExists = () => fieldError({ teacherCode: ['code_exists'] });
+
+/**
+ * Gives a locked teacher row a new team code and audits it. A code held by anyone else, even
+ * when two requests race for it, is `code_exists` (the unique index decides the race).
+ */
+async function setTeacherCode(tx: Db, actor: Actor, row: repo.UserRow, code: string) {
+  if (row.teacherCode === code) return row;
+  if (await repo.teacherCodeTaken(tx, code)) throw codeExists();
+  let saved: repo.UserRow | undefined;
+  try {
+    saved = await repo.updateUser(tx, row.id, { teacherCode: code });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw codeExists();
+    throw e;
+  }
+  if (!saved) throw notFound('user');
+  await appendAudit(tx, {
+    actorId: actor.id,
+    action: 'user.teacher_code.change',
+    entityType: 'user',
+    entityId: row.id,
+    before: { teacherCode: row.teacherCode },
+    after: { teacherCode: code },
+  });
+  return saved;
+}
 
 export function usersService({ db }: UsersDeps) {
   return {
@@ -29,17 +69,23 @@ export function usersService({ db }: UsersDeps) {
     lockAdminBootstrap: (tx: Db) => repo.lockAdminBootstrap(tx),
     toDto: toUserDto,
 
-    /** The user by id, if the actor may see them; otherwise "not found" (never a hint). */
+    /**
+     * The user by id if they are in the actor's scope (themself, their students, teachers for
+     * active teachers, everyone for admins); otherwise "not found" (never a hint).
+     */
     async getUser(actor: Actor, id: string): Promise<User> {
-      const row = await repo.findUserById(db, id);
-      if (!row || !canViewUser(actor, row)) throw notFound('user');
+      const row = await findVisibleUser(db, { id }, visibilityOf(actor));
+      if (!row) throw notFound('user');
       return toUserDto(row);
     },
 
-    /** Changes only the fields sent; names are re-normalised; the old values are audited. */
+    /**
+     * Changes only the fields sent; names are re-normalised; the old values are audited. A
+     * student's `teacherCode` re-links them to that teacher; a teacher's changes their code.
+     */
     async patchProfile(actor: Actor, email: string, patch: ProfilePatch): Promise<User> {
-      const row = await repo.findUserByEmail(db, email.trim().toLowerCase());
-      if (!row || !canViewUser(actor, row)) throw notFound('user');
+      const row = await findVisibleUser(db, { email }, visibilityOf(actor));
+      if (!row) throw notFound('user');
       if (!canEditProfile(actor, row)) throw forbidden();
       // Until an account is registered and active its owner may keep only layout and language.
       const isComplete = actor.type === 'admin' || (actor.registered && actor.state === 'active');
@@ -49,13 +95,25 @@ export function usersService({ db }: UsersDeps) {
       const wrongFields = Object.keys(patch).filter((k) =>
         row.type === 'student'
           ? (TEACHER_ONLY as readonly string[]).includes(k)
-          : (STUDENT_ONLY as readonly string[]).includes(k),
+          : (STUDENT_ONLY as readonly string[]).includes(k) ||
+            (k === 'teacherCode' && row.type !== 'teacher'),
       );
       if (wrongFields.length > 0) {
         throw fieldError(Object.fromEntries(wrongFields.map((f) => [f, ['invalid' as const]])));
       }
-      const { data, ...fields } = patch;
+      const { data, teacherCode, ...fields } = patch;
       const next: Partial<repo.NewUserRow> = { ...fields };
+      const changed: Record<string, unknown> = { ...fields };
+      if (teacherCode !== undefined && row.type === 'student') {
+        const teacher = await repo.findTeacherByCode(db, teacherCode);
+        if (!teacher) {
+          throw new AppError('TEACHER_CODE_NOT_FOUND', 'No teacher has this code', {
+            teacherCode: ['teacher_not_found'],
+          });
+        }
+        next.teacherRef = teacher.id;
+        changed.teacherRef = teacher.id;
+      }
       if (fields.givenName !== undefined)
         next.givenNameNormalized = normalizeName(fields.givenName);
       if (fields.familyName !== undefined)
@@ -64,22 +122,41 @@ export function usersService({ db }: UsersDeps) {
         next.data = { ...row.data, ...data, settings: { ...row.data?.settings, ...data.settings } };
       }
       const updated = await db.transaction(async (tx) => {
+        if (teacherCode !== undefined && row.type === 'teacher') {
+          const locked = await repo.lockUser(tx, row.id);
+          if (!locked) throw notFound('user');
+          await setTeacherCode(tx, actor, locked, teacherCode);
+        }
         const saved = await repo.updateUser(tx, row.id, next);
-        const changed = Object.keys(fields);
-        if (changed.length > 0) {
+        const keys = Object.keys(changed);
+        if (keys.length > 0) {
           await appendAudit(tx, {
             actorId: actor.id,
             action: 'user.profile.update',
             entityType: 'user',
             entityId: row.id,
-            before: Object.fromEntries(changed.map((k) => [k, row[k as keyof typeof row]])),
-            after: fields,
+            before: Object.fromEntries(keys.map((k) => [k, row[k as keyof typeof row]])),
+            after: changed,
           });
         }
         return saved;
       });
       if (!updated) throw notFound('user');
       return toUserDto(updated);
+    },
+
+    /**
+     * A teacher's new team code (their own, or anyone's for admins). Their students stay
+     * linked: they point at the teacher's id, not at the code.
+     */
+    async changeTeacherCode(actor: Actor, email: string, code: string): Promise<User> {
+      return db.transaction(async (tx) => {
+        const row = await lockVisibleUser(tx, { email }, visibilityOf(actor));
+        if (!row) throw notFound('user');
+        if (!canChangeTeacherCode(actor, row)) throw forbidden();
+        if (row.type !== 'teacher') throw fieldError({ teacherCode: ['invalid'] });
+        return toUserDto(await setTeacherCode(tx, actor, row, code));
+      });
     },
   };
 }

@@ -1,0 +1,8 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+
+/** The site origin for links in mails: the configured public origin, else the request's. */
+export type OriginOf = (request: FastifyRequest) => string;
+
+/** A spreadsheet answer: the bytes of an xlsx file (never serialized as JSON). */
+export const xlsxSchema = z.instanceof(Buffer).describe('xlsx spreadsheet');

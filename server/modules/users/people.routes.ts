@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { userSchema } from '../../../shared/schemas/users.js';
+import type { Config } from '../../config.js';
+import { actorOf, guard } from '../../lib/auth-guard.js';
+import type { OriginOf } from './people.http.js';
+import type { PeopleService } from './people.service.js';
+import { studentsRoutes } from './students.routes.js';
+import { teachersRoutes } from './teachers.routes.js';
+
+/** The people lists of user-mgmt (students, teachers) and anonymising an account. */
+export const peopleRoutes =
+  (people: PeopleService, config: Config): FastifyPluginAsync =>
+  async (app) => {
+    const originOf: OriginOf = (request) =>
+      config.publicOrigin ?? `${request.protocol}://${request.host}`;
+    await app.register(studentsRoutes(people, originOf));
+    await app.register(teachersRoutes(people, originOf));
+
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    r.post(
+      '/users/:id/anonymise',
+      {
+        schema: {
+          tags: ['user-mgmt'],
+          params: z.object({ id: z.uuid() }),
+          response: { 200: userSchema },
+        },
+        preHandler: guard({ roles: ['admin'] }),
+      },
+      async (request) => people.anonymise(actorOf(request), request.params.id),
+    );
+  };

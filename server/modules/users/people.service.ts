@@ -1,0 +1,170 @@
+import type { UserState } from '../../../shared/constants.js';
+import type { StateChange, StateFailure } from '../../../shared/schemas/people.js';
+import type { User } from '../../../shared/schemas/users.js';
+import type { Db } from '../../db/client.js';
+import { appendAudit } from '../../lib/audit.js';
+import type { Actor } from '../../lib/auth-guard.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import type { Mailer } from '../../lib/mail/mailer.js';
+import {
+  canAnonymise,
+  canManageStudent,
+  canManageTeachers,
+  visibilityOf,
+} from './people.policy.js';
+import * as repo from './people.repo.js';
+import { studentsService } from './students.service.js';
+import { teachersService } from './teachers.service.js';
+import { toUserDto } from './users.dto.js';
+import type { UserRow } from './users.repo.js';
+
+type PersonType = 'student' | 'teacher';
+type Log = { warn: (obj: object, msg?: string) => void };
+
+export type PeopleDeps = { db: Db; mailer: Mailer; log?: Log };
+
+/** Whether the actor may change or delete this (visible) person of the list's type. */
+const mayManage = (actor: Actor, type: PersonType, row: UserRow) =>
+  type === 'student' ? canManageStudent(actor, row) : canManageTeachers(actor);
+
+/** Why an item of a bulk change cannot be done, or undefined when it can. */
+function failureOf(
+  actor: Actor,
+  type: PersonType,
+  row: repo.LockedPerson | undefined,
+): StateFailure['code'] | undefined {
+  if (!row?.visible) return 'NOT_FOUND';
+  if (row.type !== type) return 'CLIENT_ERROR';
+  if (!mayManage(actor, type, row)) return 'OPERATION_NOT_PERMITTED';
+  return undefined;
+}
+
+/** Everything of the people lists: reads, bulk state changes, deletion and anonymising. */
+export function peopleService(deps: PeopleDeps) {
+  const { db, mailer, log } = deps;
+
+  /** Tells each person of their new state; a failed mail never undoes the committed change. */
+  async function mailStates(changed: { row: UserRow; state: UserState }[], origin: string) {
+    const results = await Promise.allSettled(
+      changed.map(({ row, state }) =>
+        mailer.send({
+          to: row.email,
+          template: state === 'active' ? 'account-activated' : 'account-deactivated',
+          locale: row.uiLocale,
+          params: { link: `${origin}/` },
+        }),
+      ),
+    );
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') {
+        log?.warn({ err: r.reason, userId: changed[i]?.row.id }, 'state mail not sent');
+      }
+    });
+  }
+
+  return {
+    ...studentsService({ db }),
+    ...teachersService({ db }),
+
+    /**
+     * Sets the state of each listed person of `type` in one transaction and mails each one
+     * that changed. Returns the items not done, in request order; nothing outside the actor's
+     * scope or rights changes. Already being in the asked state is not a failure.
+     */
+    async changeStates(
+      actor: Actor,
+      type: PersonType,
+      items: StateChange[],
+      origin: string,
+    ): Promise<StateFailure[]> {
+      const failures: StateFailure[] = [];
+      const wanted = new Map<string, UserState>();
+      for (const { email, state } of items) {
+        const asked = wanted.get(email);
+        if (asked === undefined) wanted.set(email, state);
+        else if (asked !== state) failures.push({ email, code: 'CLIENT_ERROR' });
+      }
+      for (const { email } of failures) wanted.delete(email);
+
+      const changed = await db.transaction(async (tx) => {
+        const rows = await repo.lockPeopleByEmail(tx, [...wanted.keys()], visibilityOf(actor));
+        const byEmail = new Map(rows.map((r) => [r.email, r]));
+        const toChange: { row: UserRow; state: UserState }[] = [];
+        for (const [email, state] of wanted) {
+          const row = byEmail.get(email);
+          const code = failureOf(actor, type, row);
+          if (code) failures.push({ email, code });
+          else if (row && row.state !== state) toChange.push({ row, state });
+        }
+        for (const state of ['active', 'inactive'] as const) {
+          const ids = toChange.filter((c) => c.state === state).map((c) => c.row.id);
+          await repo.setStates(tx, ids, state);
+        }
+        for (const { row, state } of toChange) {
+          await appendAudit(tx, {
+            actorId: actor.id,
+            action: 'user.state.change',
+            entityType: 'user',
+            entityId: row.id,
+            before: { state: row.state },
+            after: { state },
+          });
+        }
+        return toChange;
+      });
+      await mailStates(changed, origin);
+      const order = new Map(items.map((item, i) => [item.email, i]));
+      return failures.sort((a, b) => (order.get(a.email) ?? 0) - (order.get(b.email) ?? 0));
+    },
+
+    /**
+     * Soft-deletes a person of `type` the actor may manage: sessions ended, e-mail and team
+     * code freed. Refused with USER_HAS_RESULTS when results or roles would be lost.
+     */
+    async removePerson(actor: Actor, type: PersonType, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const row = await repo.lockVisibleUser(tx, { id }, visibilityOf(actor));
+        if (!row || row.type !== type) throw notFound('user');
+        if (!mayManage(actor, type, row)) throw forbidden();
+        if (await repo.hasResults(tx, row.id)) {
+          throw new AppError('USER_HAS_RESULTS', 'The person has results; anonymise instead');
+        }
+        await repo.softDeleteUser(tx, row.id);
+        await repo.cutAccess(tx, row.id);
+        await appendAudit(tx, {
+          actorId: actor.id,
+          action: 'user.delete',
+          entityType: 'user',
+          entityId: row.id,
+          before: { email: row.email, type: row.type, state: row.state },
+        });
+      });
+    },
+
+    /**
+     * Replaces every personal detail of a student or teacher (names "Anonim", placeholder
+     * e-mail, no password), ends their sessions; enrolments and results stay. Idempotent.
+     */
+    async anonymise(actor: Actor, id: string): Promise<User> {
+      return db.transaction(async (tx) => {
+        const row = await repo.lockVisibleUser(tx, { id }, visibilityOf(actor));
+        if (!row) throw notFound('user');
+        if (!canAnonymise(actor, row)) throw forbidden();
+        const saved = await repo.anonymiseUser(tx, row.id);
+        if (!saved) throw notFound('user');
+        await repo.cutAccess(tx, row.id);
+        // The audit keeps no personal data: that is the point of anonymising.
+        await appendAudit(tx, {
+          actorId: actor.id,
+          action: 'user.anonymise',
+          entityType: 'user',
+          entityId: row.id,
+          after: { anonymised: true },
+        });
+        return toUserDto(saved);
+      });
+    },
+  };
+}
+
+export type PeopleService = ReturnType<typeof peopleService>;

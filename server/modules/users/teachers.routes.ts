@@ -1,0 +1,83 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  countSchema,
+  peopleListSchema,
+  stateFailuresSchema,
+  TEACHERS_DOWNLOAD_NAME,
+  teachersCountQuerySchema,
+  teachersQuerySchema,
+  teachersStateBodySchema,
+  XLSX_CONTENT_TYPE,
+} from '../../../shared/schemas/people.js';
+import { actorOf, guard } from '../../lib/auth-guard.js';
+import { type OriginOf, xlsxSchema } from './people.http.js';
+import type { PeopleService } from './people.service.js';
+
+const tags = ['user-mgmt'];
+// Teachers list teachers too (pickers); the policy keeps state changes and deletion to admins.
+const staff = guard({ roles: ['teacher', 'admin'] });
+
+/** GET/POST/DELETE under /teachers (issue 3). */
+export const teachersRoutes =
+  (people: PeopleService, originOf: OriginOf): FastifyPluginAsync =>
+  async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/teachers',
+      {
+        schema: { tags, querystring: teachersQuerySchema, response: { 200: peopleListSchema } },
+        preHandler: staff,
+      },
+      async (request) => people.listTeachers(actorOf(request), request.query),
+    );
+
+    r.get(
+      '/teachers/count',
+      {
+        schema: { tags, querystring: teachersCountQuerySchema, response: { 200: countSchema } },
+        preHandler: staff,
+      },
+      async (request) => people.countTeachers(actorOf(request), request.query),
+    );
+
+    r.get(
+      '/teachers/downloads',
+      {
+        schema: { tags, querystring: teachersQuerySchema, response: { 200: xlsxSchema } },
+        preHandler: staff,
+      },
+      async (request, reply) => {
+        const file = await people.downloadTeachers(actorOf(request), request.query);
+        return reply
+          .header('content-type', XLSX_CONTENT_TYPE)
+          .header('content-disposition', `attachment; filename="${TEACHERS_DOWNLOAD_NAME}"`)
+          .header('cache-control', 'no-store')
+          .send(file);
+      },
+    );
+
+    r.post(
+      '/teachers/state',
+      {
+        schema: { tags, body: teachersStateBodySchema, response: { 200: stateFailuresSchema } },
+        preHandler: staff,
+      },
+      async (request) =>
+        people.changeStates(actorOf(request), 'teacher', request.body.teachers, originOf(request)),
+    );
+
+    r.delete(
+      '/teachers/:id',
+      {
+        schema: { tags, params: z.object({ id: z.uuid() }), response: { 204: z.null() } },
+        preHandler: staff,
+      },
+      async (request, reply) => {
+        await people.removePerson(actorOf(request), 'teacher', request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
