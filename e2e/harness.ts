@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Db } from '../server/db/client.js';
 import type { UserSeed } from '../server/db/factories.js';
 import { users } from '../server/db/schema.js';
 import { buildTestApp } from '../server/test/app.js';
@@ -21,6 +22,8 @@ export type Podium = {
   createUser(u: UserSeed & { email: string; password: string }): Promise<{ id: string }>;
   /** Activates an account directly in the database (the people screens do it in the app). */
   activate(email: string): Promise<void>;
+  /** The server's database, for rows no screen creates yet (competition roles, enrolments). */
+  db: Db;
   close(): Promise<void>;
 };
 
@@ -57,6 +60,7 @@ export async function startPodium(): Promise<Podium> {
         .set({ state: 'active' })
         .where(eq(users.email, email.toLowerCase()));
     },
+    db: t.database.db,
     close: () => t.close(),
   };
 }

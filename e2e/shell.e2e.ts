@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await signIn(admin, 'admin@example.ro', 'parola-admin-1');
     expect(await menu(admin)).toEqual(['Teachers', 'Students', 'Competitions', 'Profile', 'Help']);
     await admin.goto(`${podium.baseUrl}/elevi`);
-    await expect.poll(() => admin.getByText('Coming soon').count()).toBe(1);
+    await expect.poll(() => admin.getByRole('heading', { name: 'Students' }).count()).toBe(1);
     await shot(admin, 'layout-admin-en');
     await admin.context().close();
 

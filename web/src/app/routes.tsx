@@ -4,6 +4,8 @@ import { RegisterStudentPage, RegisterTeacherPage } from '../features/auth/Regis
 import { WelcomePage } from '../features/auth/WelcomePage.js';
 import { HelpPage } from '../features/help/HelpPage.js';
 import { ProfilePage } from '../features/users/ProfilePage.js';
+import { StudentsPage } from '../features/users/StudentsPage.js';
+import { TeachersPage } from '../features/users/TeachersPage.js';
 import { type Access, Guard } from './guard.js';
 import { LoadingScreen } from './LoadingScreen.js';
 import { AppLayout } from './layout/AppLayout.js';
@@ -74,8 +76,8 @@ export const router = createBrowserRouter([
         path: 'inregistrare/elev',
         element: guarded({ roles: ['student'], registered: false }, <RegisterStudentPage />),
       },
-      { path: 'profesori', element: soon(STAFF, 'pages.teachers') },
-      { path: 'elevi', element: soon(STAFF, 'pages.students') },
+      { path: 'profesori', element: guarded(STAFF, <TeachersPage />) },
+      { path: 'elevi', element: guarded(STAFF, <StudentsPage />) },
       { path: 'profil', element: guarded({ roles: ALL, active: true }, <ProfilePage />) },
       { path: 'ajutor', element: <HelpPage /> },
       { path: 'diploma', element: soon(MEMBER, 'pages.diploma') },

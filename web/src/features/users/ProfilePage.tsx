@@ -10,6 +10,7 @@ import { useSnackbar } from '../../app/providers/snackbar.js';
 import { FormSelect, FormText } from '../../components/form/fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
 import { patchProfile } from './api/patch-profile.js';
+import { TeamCodeCard } from './components/TeamCodeCard.js';
 
 const base = profilePatchSchema.shape;
 const studentForm = z.object({
@@ -22,6 +23,8 @@ const studentForm = z.object({
   grade: base.grade.unwrap(),
   locale: base.locale.unwrap(),
   occupation: base.occupation.unwrap(),
+  // Optional: left empty, the student stays with their teacher; filled, it re-links them.
+  teacherCode: z.preprocess((v) => (v === '' ? undefined : v), base.teacherCode),
 });
 const teacherForm = z.object({
   familyName: base.familyName.unwrap(),
@@ -35,7 +38,9 @@ const adminForm = z.object({
   familyName: base.familyName.unwrap(),
   givenName: base.givenName.unwrap(),
 });
-type Input = Partial<z.input<typeof studentForm> & z.input<typeof teacherForm>>;
+type Input = Partial<
+  Omit<z.input<typeof studentForm>, 'teacherCode'> & z.input<typeof teacherForm>
+> & { teacherCode?: string };
 
 /** /profil: the user's own details (SPEC.md §3), saved with PATCH /users/{email}. */
 export function ProfilePage() {
@@ -58,15 +63,19 @@ export function ProfilePage() {
       locale: (user?.locale ?? 'ro') as Input['locale'],
       occupation: user?.occupation ?? '',
       discipline: user?.discipline ?? '',
+      teacherCode: '',
     },
   });
   if (!user) return null;
 
   const onSubmit = handleSubmit(async (values) => {
+    // The team code goes only when typed: sending it re-links the student.
+    const { teacherCode, ...rest } = values;
+    const body = teacherCode ? { ...rest, teacherCode } : rest;
     try {
-      const saved = await patchProfile(user.email, values);
+      const saved = await patchProfile(user.email, body);
       setUser(saved);
-      reset(values);
+      reset({ ...values, teacherCode: '' });
       notify('update_msg_profile');
     } catch (e) {
       if (!applyServerErrors(e, setError, Object.keys(schema.shape)))
@@ -173,6 +182,18 @@ export function ProfilePage() {
               <Grid size={{ xs: 12, sm: 6 }}>
                 <FormText control={control} name="occupation" label={t('fields.occupation')} />
               </Grid>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <FormText
+                  control={control}
+                  name="teacherCode"
+                  label={t('fields.teacherCode')}
+                  helperText={t('profile.teamCode.studentHint')}
+                  autoComplete="off"
+                  slotProps={{
+                    htmlInput: { maxLength: 20, style: { textTransform: 'uppercase' } },
+                  }}
+                />
+              </Grid>
             </>
           )}
           {isTeacher && (
@@ -198,6 +219,7 @@ export function ProfilePage() {
           </Grid>
         </Grid>
       </Paper>
+      {isTeacher && <TeamCodeCard user={user} onSaved={setUser} />}
     </Stack>
   );
 }

@@ -1,0 +1,15 @@
+/**
+ * Building blocks for server-paged lists (DESIGN.md "Lists"):
+ * - `usePagedList` — page/size/order/filters state → LoopBack `filter` and `/count` `where`;
+ * - `useSelection` — checkbox selection tied to the current view;
+ * - `PagedTable` — the table (sort, select, pager, loading/empty/error states);
+ * - `SearchBox` — debounced, bounded search text; `nameSearchWhere` turns it into a `where`;
+ * - `ConfirmDialog` — the question before a destructive action;
+ * - `where.ts` — `andWhere`, `equalsWhere`, `containsWhere`, `escapeLike`.
+ */
+export { ConfirmDialog } from './ConfirmDialog.js';
+export { type Column, PagedTable, type PagedTableProps } from './PagedTable.js';
+export { SEARCH_DEBOUNCE_MS, SearchBox } from './SearchBox.js';
+export { type ListFilter, type PagedList, usePagedList } from './use-paged-list.js';
+export { useSelection } from './use-selection.js';
+export * from './where.js';
