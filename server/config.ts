@@ -22,6 +22,8 @@ export type Config = {
     failureWindowMinutes: number;
   };
   rateLimit: { authPerMinute: number };
+  /** Exam day: answers in flight accepted this long after a deadline; the sweeper's period. */
+  player: { answerGraceSeconds: number; sweepIntervalSeconds: number };
   files: {
     maxBytes: number;
     s3: {
@@ -41,6 +43,8 @@ export type Config = {
     label: string;
   };
   webDist: string;
+  /** Chromium that prints test papers (and drives the browser tests). */
+  chromiumPath: string;
   cookieSecret: string;
 };
 
@@ -76,6 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failureWindowMinutes: int(env.AUTH_FAILURE_WINDOW_MINUTES, 15),
     },
     rateLimit: { authPerMinute: int(env.AUTH_RATE_LIMIT_PER_MINUTE, 120) },
+    player: {
+      answerGraceSeconds: int(env.ANSWER_GRACE_SECONDS, 10),
+      sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 5),
+    },
     files: {
       maxBytes: int(env.UPLOAD_MAX_BYTES, 10 * 1024 * 1024),
       s3: {
@@ -95,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       label: env.OIDC_LABEL ?? 'School account',
     },
     webDist: path.resolve(env.WEB_DIST ?? 'web/dist'),
+    chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     cookieSecret: env.COOKIE_SECRET ?? randomBytes(32).toString('hex'),
   };
 }

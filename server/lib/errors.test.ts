@@ -58,6 +58,14 @@ describe('error handler', () => {
     );
   });
 
+  it('tells a value of the wrong type (invalid) from an absent one (required)', async () => {
+    const a = await app();
+    const res = await a.inject({ method: 'POST', url: '/v', payload: { name: 'abc', n: 'x' } });
+    expect(res.json().error.details).toEqual([{ code: 'invalid', path: ['n'] }]);
+    const absent = await a.inject({ method: 'POST', url: '/v', payload: { name: 'abc' } });
+    expect(absent.json().error.details).toEqual([{ code: 'required', path: ['n'] }]);
+  });
+
   it('renders AppErrors with their status, code and details', async () => {
     const a = await app();
     const res = await a.inject({ url: '/app' });

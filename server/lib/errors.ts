@@ -34,13 +34,21 @@ export const fieldError = (fields: FieldErrors, message = 'Invalid field') =>
 const asFieldCode = (message: string): FieldCode =>
   (FIELD_CODES as readonly string[]).includes(message) ? (message as FieldCode) : 'invalid';
 
+/**
+ * A value of the wrong type is `invalid`; only an absent one is `required`. Zod 4 leaves the
+ * input out of its issues unless asked, so its default message ("… received undefined") tells.
+ */
+function isMissing(code: unknown, message: string, hasInput: boolean, input: unknown): boolean {
+  if (code !== 'invalid_type') return false;
+  return hasInput ? input === undefined : /received undefined$/.test(message);
+}
+
 /** Zod issues → VALIDATION_FAILED details (our schemas use field codes as messages). */
 export function zodIssues(error: ZodError): ValidationIssue[] {
   return error.issues.map((issue) => ({
-    code:
-      issue.code === 'invalid_type' && issue.input === undefined
-        ? 'required'
-        : asFieldCode(issue.message),
+    code: isMissing(issue.code, issue.message, 'input' in issue, issue.input)
+      ? 'required'
+      : asFieldCode(issue.message),
     path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
   }));
 }
@@ -56,13 +64,33 @@ type FastifyValidationItem = {
   params?: { input?: unknown };
 };
 
-function fromValidationItem(v: FastifyValidationItem): ValidationIssue {
+/** The value at `path` in what the client sent, or undefined when it sent none there. */
+function valueAt(source: unknown, path: (string | number)[]): unknown {
+  let v: unknown = source;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[key];
+  }
+  return v;
+}
+
+function fromValidationItem(v: FastifyValidationItem, sent: unknown): ValidationIssue {
   const path = (v.instancePath ?? '')
     .split('/')
     .filter(Boolean)
     .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-  const isMissing = v.keyword === 'invalid_type' && v.params?.input === undefined;
-  return { code: isMissing ? 'required' : asFieldCode(v.message ?? 'invalid'), path };
+  // What the client sent decides: a field it left out is `required` whatever the schema's
+  // message for a bad value is; a value it did send is judged by that message.
+  const absent = path.length > 0 && valueAt(sent, path) === undefined;
+  const missing =
+    absent ||
+    isMissing(
+      v.keyword,
+      v.message ?? '',
+      v.params !== undefined && 'input' in v.params,
+      v.params?.input,
+    );
+  return { code: missing ? 'required' : asFieldCode(v.message ?? 'invalid'), path };
 }
 
 const body = (
@@ -93,7 +121,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const fe = error as FastifyError & { validation?: unknown; validationContext?: string };
     if (Array.isArray(fe.validation)) {
-      const issues = (fe.validation as FastifyValidationItem[]).map(fromValidationItem);
+      const part = fe.validationContext as
+        | 'body'
+        | 'querystring'
+        | 'params'
+        | 'headers'
+        | undefined;
+      const sent = part ? (request as unknown as Record<string, unknown>)[part] : undefined;
+      const issues = (fe.validation as FastifyValidationItem[]).map((v) =>
+        fromValidationItem(v, sent ?? {}),
+      );
       return reply
         .status(400)
         .send(

@@ -1,0 +1,24 @@
+import type { Db } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import { editionsService } from './editions.service.js';
+import { enrolmentService } from './enrolment.service.js';
+import { examsService } from './exams.service.js';
+import { openExamsService } from './open-exams.service.js';
+import { phaseStudentsService } from './phase-students.service.js';
+import { phasesService } from './phases.service.js';
+
+export type ExamMgmtDeps = { db: Db; clock: Clock };
+
+/** The exam-mgmt services (SPEC.md §7), each with only what it needs. */
+export function examMgmt({ db, clock }: ExamMgmtDeps) {
+  return {
+    exams: examsService({ db }),
+    editions: editionsService({ db }),
+    phases: phasesService({ db, clock }),
+    phaseStudents: phaseStudentsService({ db }),
+    enrolment: enrolmentService({ db, clock }),
+    openExams: openExamsService({ db }),
+  };
+}
+
+export type ExamMgmt = ReturnType<typeof examMgmt>;

@@ -1,0 +1,163 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  filterQuerySchema,
+  phaseCloseResultSchema,
+  phaseCreateSchema,
+  phaseListItemSchema,
+  phasePatchSchema,
+  phaseSchema,
+} from '../../../shared/schemas/exams.js';
+import { actorOf } from '../../lib/auth-guard.js';
+import type { ExamMgmt } from './exam-mgmt.js';
+import { editionParams, examParams, phaseParams, staffGuard, TAGS } from './route-helpers.js';
+
+const DATES_NOTE =
+  'Start must be before end (400 INVALID_PHASE_DATES) and the phase may not overlap another ' +
+  'of the edition (400 OVERLAPPING_PHASE_DATES) nor start before a closed one; both errors ' +
+  "carry details `{startDate:['invalid_date'], endDate:['invalid_date']}`.";
+
+/** `…/editions/{editionId}/phases`. */
+export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const base = '/exams/:examId/editions/:editionId/phases';
+
+  r.get(
+    base,
+    {
+      schema: {
+        tags: TAGS,
+        summary: "An edition's phases",
+        description: "LoopBack `filter`; order default `startDate ASC` (the phases' order).",
+        params: editionParams,
+        querystring: filterQuerySchema,
+        response: { 200: z.array(phaseListItemSchema) },
+      },
+      preHandler: staffGuard(),
+    },
+    async (request) => {
+      const { examId, editionId } = request.params;
+      return phases.listPhases(actorOf(request), examId, editionId, request.query.filter);
+    },
+  );
+
+  r.post(
+    base,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Create a phase',
+        description: `Admins and the exam admins. ${DATES_NOTE} The edition's first phase takes every student enrolled in the edition.`,
+        params: editionParams,
+        body: phaseCreateSchema,
+        response: { 201: phaseSchema },
+      },
+      preHandler: staffGuard(),
+    },
+    async (request, reply) => {
+      const { examId, editionId } = request.params;
+      reply.status(201);
+      return phases.createPhase(actorOf(request), examId, editionId, request.body);
+    },
+  );
+
+  r.get(
+    `${base}/:phaseId`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'One phase',
+        params: phaseParams,
+        response: { 200: phaseSchema },
+      },
+      preHandler: staffGuard(),
+    },
+    async (request) => {
+      const { examId, editionId, phaseId } = request.params;
+      return phases.getPhase(actorOf(request), examId, editionId, phaseId);
+    },
+  );
+
+  r.get(
+    '/exams/:examId/phases/:phaseId',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'One phase, found by competition and phase',
+        description:
+          "For the phase page, whose route (SPEC.md §2) carries the exam's id where the " +
+          "edition's would be: the answer's `editionId` gives the edition.",
+        params: examParams.extend({ phaseId: z.uuid() }),
+        response: { 200: phaseSchema },
+      },
+      preHandler: staffGuard(),
+    },
+    async (request) =>
+      phases.getPhaseOfExam(actorOf(request), request.params.examId, request.params.phaseId),
+  );
+
+  for (const method of ['patch', 'post'] as const) {
+    r[method](
+      `${base}/:phaseId`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: method === 'patch' ? 'Change a phase' : 'Change a phase (POST form)',
+          description:
+            `SPEC.md §7 lists both PATCH and POST on a phase; both change what is sent. ${DATES_NOTE} ` +
+            'A closed phase only changes its name (else 409 PHASE_CLOSED). Admins and the exam admins.',
+          params: phaseParams,
+          body: phasePatchSchema,
+          response: { 200: phaseSchema },
+        },
+        preHandler: staffGuard(),
+      },
+      async (request) => {
+        const { examId, editionId, phaseId } = request.params;
+        return phases.updatePhase(actorOf(request), examId, editionId, phaseId, request.body);
+      },
+    );
+  }
+
+  r.put(
+    `${base}/:phaseId/finish`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Close a phase',
+        description:
+          'Sets it closed and registers every admitted student in the next phase (by start ' +
+          'date). With no next phase: 409 EDITION_PHASE_NOT_CREATED and nothing changes. ' +
+          'Closing again returns the same answer. `advancedCount` = admitted students.',
+        params: phaseParams,
+        response: { 200: phaseCloseResultSchema },
+      },
+      preHandler: staffGuard(),
+    },
+    async (request) => {
+      const { examId, editionId, phaseId } = request.params;
+      return phases.finishPhase(actorOf(request), examId, editionId, phaseId);
+    },
+  );
+
+  r.put(
+    `${base}/:phaseId/review`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Start the review of a hybrid phase',
+        description:
+          'Sets `reviewStarted` (answer uploads stop). Hybrid phases only (CLIENT_ERROR on ' +
+          '`type` otherwise); 409 PHASE_CLOSED when closed; repeating it changes nothing.',
+        params: phaseParams,
+        response: { 200: phaseSchema },
+      },
+      preHandler: staffGuard(),
+    },
+    async (request) => {
+      const { examId, editionId, phaseId } = request.params;
+      return phases.startReview(actorOf(request), examId, editionId, phaseId);
+    },
+  );
+}

@@ -1,0 +1,212 @@
+import { and, asc, eq, exists, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  answers,
+  attempts,
+  phases,
+  questions,
+  testGrades,
+  testItems,
+  tests,
+} from '../../db/schema.js';
+import type { BankQuestion } from './generate-test.js';
+
+export type TestRow = typeof tests.$inferSelect;
+export type NewTestRow = typeof tests.$inferInsert;
+export type TestListRow = TestRow & { itemCount: number };
+
+/**
+ * Locks the phase row while its tests change: tests are drawn, deleted and published one
+ * call at a time per phase, and bank changes (which take the row FOR SHARE) wait meanwhile.
+ * NO KEY UPDATE so that rows merely referencing the phase (enrolments) are not held up.
+ */
+export async function lockPhase(db: Db, phaseId: string) {
+  const [row] = await db
+    .select({
+      id: phases.id,
+      state: phases.state,
+      startDate: phases.startDate,
+      endDate: phases.endDate,
+    })
+    .from(phases)
+    .where(and(eq(phases.id, phaseId), isNull(phases.deletedAt)))
+    .for('no key update');
+  return row;
+}
+
+/** Recomputes the phase's `allPublished`: it has tests and every one is published. */
+export async function syncAllPublished(db: Db, phaseId: string): Promise<boolean> {
+  const [row] = await db
+    .update(phases)
+    .set({
+      allPublished: sql`exists (select 1 from ${tests} where ${tests.phaseId} = ${phaseId})
+        and not exists (select 1 from ${tests}
+          where ${tests.phaseId} = ${phaseId} and ${tests.published} = false)`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(phases.id, phaseId))
+    .returning({ allPublished: phases.allPublished });
+  return row?.allPublished ?? false;
+}
+
+/** Live questions of the phase for these grades whose discipline is the subject (any case). */
+export async function findBank(
+  db: Db,
+  phaseId: string,
+  grades: number[],
+  subject: string,
+): Promise<BankQuestion[]> {
+  return db
+    .select({
+      id: questions.id,
+      difficulty: questions.difficulty,
+      category: questions.itemCategory,
+    })
+    .from(questions)
+    .where(
+      and(
+        eq(questions.phaseId, phaseId),
+        isNull(questions.deletedAt),
+        inArray(questions.itemGrade, grades),
+        sql`lower(trim(${questions.itemDiscipline})) = lower(trim(${subject}))`,
+      ),
+    )
+    .orderBy(asc(questions.id));
+}
+
+/** Grades among `grades` that already have a test in the phase. */
+export async function findTakenGrades(db: Db, phaseId: string, grades: number[]) {
+  const rows = await db
+    .select({ grade: testGrades.grade })
+    .from(testGrades)
+    .where(and(eq(testGrades.phaseId, phaseId), inArray(testGrades.grade, grades)));
+  return rows.map((r) => r.grade);
+}
+
+/** Inserts the test, its grades (the key phase+grade refuses a taken grade) and its items. */
+export async function insertTest(
+  db: Db,
+  row: NewTestRow,
+  items: { questionId: string; position: number; score: number }[],
+): Promise<TestRow> {
+  const [created] = await db.insert(tests).values(row).returning();
+  if (!created) throw new Error('test not inserted');
+  await db
+    .insert(testGrades)
+    .values(row.grades.map((grade) => ({ phaseId: row.phaseId, grade, testId: created.id })));
+  if (items.length > 0) {
+    await db.insert(testItems).values(items.map((item) => ({ testId: created.id, ...item })));
+  }
+  return created;
+}
+
+const withItemCount = {
+  test: tests,
+  itemCount: sql<number>`(select count(*)::int from ${testItems}
+    where ${testItems.testId} = ${tests.id})`,
+};
+const flatten = (r: { test: TestRow; itemCount: number }): TestListRow => ({
+  ...r.test,
+  itemCount: Number(r.itemCount),
+});
+
+/** The phase's tests by their first grade. */
+export async function listTests(db: Db, phaseId: string): Promise<TestListRow[]> {
+  const rows = await db
+    .select(withItemCount)
+    .from(tests)
+    .where(eq(tests.phaseId, phaseId))
+    .orderBy(sql`${tests.grades}[1]`, asc(tests.name), asc(tests.id));
+  return rows.map(flatten);
+}
+
+/** A test of the phase; `lock` holds its row until the transaction ends. */
+export async function findTest(
+  db: Db,
+  phaseId: string,
+  testId: string,
+  lock = false,
+): Promise<TestListRow | undefined> {
+  const query = db
+    .select(withItemCount)
+    .from(tests)
+    .where(and(eq(tests.id, testId), eq(tests.phaseId, phaseId)));
+  const [row] = lock ? await query.for('update', { of: tests }) : await query;
+  return row ? flatten(row) : undefined;
+}
+
+/** Deletes the test; its grades and items go with it (ON DELETE CASCADE). */
+export async function deleteTest(db: Db, testId: string): Promise<void> {
+  await db.delete(tests).where(eq(tests.id, testId));
+}
+
+/** Publishes the phase's unpublished tests; their ids. */
+export async function publishTests(db: Db, phaseId: string): Promise<string[]> {
+  const rows = await db
+    .update(tests)
+    .set({ published: true, updatedAt: sql`now()` })
+    .where(and(eq(tests.phaseId, phaseId), eq(tests.published, false)))
+    .returning({ id: tests.id });
+  return rows.map((r) => r.id);
+}
+
+export type TestItemRow = {
+  questionId: string;
+  position: number;
+  score: number;
+  itemQ: string;
+  itemType: (typeof questions.$inferSelect)['itemType'];
+  itemAnswers: string[];
+  itemCorrectAnswers: number[] | string | null;
+  itemCategory: string | null;
+  itemGrade: number;
+  difficulty: (typeof questions.$inferSelect)['difficulty'];
+  imageFileId: string | null;
+};
+
+/**
+ * A numeric answer is meant to be stored as a JSON string, but a string bound to a jsonb
+ * column reaches the database as JSON text, so '42' is stored as the number 42 (PGlite and
+ * PostgreSQL alike): read numbers back as text.
+ */
+const correctAnswersOf = (value: unknown): number[] | string | null =>
+  typeof value === 'number' ? String(value) : ((value ?? null) as number[] | string | null);
+
+/** The test's questions in order, with their scores (correct answers too: the DTO decides). */
+export async function findTestItems(db: Db, testId: string): Promise<TestItemRow[]> {
+  const rows = await db
+    .select({
+      questionId: testItems.questionId,
+      position: testItems.position,
+      score: testItems.score,
+      itemQ: questions.itemQ,
+      itemType: questions.itemType,
+      itemAnswers: questions.itemAnswers,
+      itemCorrectAnswers: questions.itemCorrectAnswers,
+      itemCategory: questions.itemCategory,
+      itemGrade: questions.itemGrade,
+      difficulty: questions.difficulty,
+      imageFileId: questions.imageFileId,
+    })
+    .from(testItems)
+    .innerJoin(questions, eq(questions.id, testItems.questionId))
+    .where(eq(testItems.testId, testId))
+    .orderBy(asc(testItems.position));
+  return rows.map((r) => ({ ...r, itemCorrectAnswers: correctAnswersOf(r.itemCorrectAnswers) }));
+}
+
+/** Whether any attempt or answer (online or uploaded) exists for one of these tests. */
+export async function hasAttempts(db: Db, testIds: readonly string[]): Promise<boolean> {
+  if (testIds.length === 0) return false;
+  const ids = [...testIds];
+  const [row] = await db
+    .select({ yes: sql<number>`1` })
+    .from(sql`(select 1) as one`)
+    .where(
+      or(
+        exists(db.select({ x: sql`1` }).from(attempts).where(inArray(attempts.testId, ids))),
+        exists(db.select({ x: sql`1` }).from(answers).where(inArray(answers.testId, ids))),
+      ),
+    );
+  return row !== undefined;
+}
