@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -12,6 +11,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import helmet from 'helmet';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -21,7 +21,19 @@ import type { Mailer } from './lib/mail/mailer.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authService } from './modules/auth/auth.service.js';
 import { oidcRoutes } from './modules/auth/oidc.routes.js';
+import { examMgmt } from './modules/exams/exam-mgmt.js';
+import { examMgmtRoutes } from './modules/exams/exams.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { playerRoutes } from './modules/player/player.routes.js';
+import { playerService } from './modules/player/player.service.js';
+import { registerSweeper } from './modules/player/player.sweeper.js';
+import { resourceMgmt, resourceMgmtRoutes } from './modules/questions/resource-mgmt.js';
+import { createPdfPrinter } from './modules/tests/pdf.js';
+import { testsRoutes } from './modules/tests/tests.routes.js';
+import { testsService } from './modules/tests/tests.service.js';
+import { testStudentsService } from './modules/uploads/test-students.service.js';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
+import { uploadsService } from './modules/uploads/uploads.service.js';
 import { peopleRoutes } from './modules/users/people.routes.js';
 import { peopleService } from './modules/users/people.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -34,6 +46,8 @@ export type AppDeps = {
   storage: FileStorage;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Run background jobs (the attempt sweeper) in this process; the server does, tests call them. */
+  runJobs?: boolean;
 };
 
 export const API_PREFIX = '/api/v1';
@@ -54,7 +68,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  await app.register(helmet, {
+  // The security headers do not depend on the request, so the middleware is built once; the
+  // Fastify wrapper rebuilt it on every request, which showed on the exam-day answer path.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -74,6 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     },
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (err) => done(err instanceof Error ? err : undefined)),
+  );
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.files.maxBytes, files: 20 } });
   await app.register(swagger, {
@@ -105,6 +124,41 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     peopleRoutes(peopleService({ db: database.db, mailer, log: app.log }), config),
     { prefix: `${API_PREFIX}/user-mgmt` },
   );
+  await app.register(examMgmtRoutes(examMgmt({ db: database.db, clock })), {
+    prefix: `${API_PREFIX}/exam-mgmt`,
+  });
+  // The question bank, its imports and the statement images (other modules read it from here).
+  const resources = resourceMgmt({
+    db: database.db,
+    storage: deps.storage,
+    maxBytes: config.files.maxBytes,
+  });
+  await app.register(resourceMgmtRoutes(resources), { prefix: `${API_PREFIX}/resource-mgmt` });
+  // One Chromium per process prints test papers; it starts on the first print.
+  const printer = createPdfPrinter({ executablePath: config.chromiumPath });
+  app.addHook('onClose', () => printer.close());
+  await app.register(
+    testsRoutes(testsService({ db: database.db, images: resources.files, printer })),
+    { prefix: `${API_PREFIX}/test-mgmt` },
+  );
+
+  await app.register(
+    uploadsRoutes(
+      uploadsService({
+        db: database.db,
+        storage: deps.storage,
+        clock,
+        maxFileBytes: config.files.maxBytes,
+      }),
+      testStudentsService({ db: database.db }),
+      config.files.maxBytes,
+    ),
+    { prefix: `${API_PREFIX}/upload-mgmt` },
+  );
+
+  const player = playerService({ database, clock, storage: deps.storage, config });
+  await app.register(playerRoutes(player), { prefix: `${API_PREFIX}/test-player` });
+  if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
 
   await registerWebApp(app, config.webDist);
   return app;

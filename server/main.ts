@@ -23,6 +23,7 @@ async function main() {
     database,
     mailer: createMailer(config, log),
     storage: createStorage(config),
+    runJobs: true,
     logger: {
       level: config.logLevel,
       ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),

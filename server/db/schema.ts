@@ -430,3 +430,75 @@ export const testItems = pgTable(
     index('test_items_question_idx').on(t.questionId),
   ],
 );
+
+/**
+ * One student's sitting of one test (online tests; hybrid tests have answers without an
+ * attempt). `deadlineAt` is min(start + duration, test end) plus any extra time staff gave;
+ * the grace for answers in flight is configuration, not stored. The state moves
+ * in_progress → finished once, under a row lock.
+ */
+export const attempts = pgTable(
+  'attempts',
+  {
+    id: uuid('id').primaryKey(),
+    testId: uuid('test_id')
+      .notNull()
+      .references(() => tests.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    state: text('state', { enum: ['in_progress', 'finished'] })
+      .notNull()
+      .default('in_progress'),
+    startedAt: tz('started_at').notNull(),
+    deadlineAt: tz('deadline_at').notNull(),
+    extraSeconds: integer('extra_seconds').notNull().default(0),
+    /** The question ids of the test in this student's stable shuffled order. */
+    itemOrder: uuid('item_order').array().notNull(),
+    finishedAt: tz('finished_at'),
+    /** Who ended the attempt: the student, the sweeper at the deadline, or staff. */
+    finishedBy: text('finished_by', { enum: ['student', 'sweeper', 'staff'] }),
+    score: numeric('score', { precision: 8, scale: 2, mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('attempts_test_student_uq').on(t.testId, t.studentId),
+    index('attempts_student_idx').on(t.studentId),
+    index('attempts_open_deadline_idx').on(t.deadlineAt).where(sql`${t.state} = 'in_progress'`),
+  ],
+);
+
+/**
+ * A student's answer to one item of a test. Online: `submittedAnswer` (option indices in
+ * the question's own order, or the typed value) with the highest client `seq` kept. Hybrid:
+ * the scanned pages in `fileIds`. `score` is the automatic score of an online item; hybrid
+ * marks live with the reviews.
+ */
+export const answers = pgTable(
+  'answers',
+  {
+    id: uuid('id').primaryKey(),
+    testId: uuid('test_id')
+      .notNull()
+      .references(() => tests.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id),
+    attemptId: uuid('attempt_id').references(() => attempts.id),
+    submittedAnswer: jsonb('submitted_answer'),
+    seq: integer('seq').notNull().default(0),
+    fileIds: uuid('file_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    score: numeric('score', { precision: 8, scale: 2, mode: 'number' }),
+    /** Set when staff entered the answer for a student who wrote on paper. */
+    enteredBy: uuid('entered_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('answers_test_student_question_uq').on(t.testId, t.studentId, t.questionId),
+    index('answers_attempt_idx').on(t.attemptId),
+  ],
+);

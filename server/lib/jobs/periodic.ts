@@ -1,0 +1,51 @@
+/**
+ * A job run every few seconds inside the server process. Jobs keep their state in the
+ * database and must be safe to run on several instances at once (they lock rows with
+ * SKIP LOCKED); this runner only makes sure one process never overlaps two runs of the same
+ * job, that a failing run is logged and retried at the next tick, and that stopping waits for
+ * the run in progress.
+ */
+export type PeriodicJob = {
+  /** Runs once now (also what each tick does); resolves when that run ends. */
+  runNow(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export type PeriodicJobOptions = {
+  name: string;
+  intervalMs: number;
+  run: () => Promise<unknown>;
+  log: { error(obj: object, msg?: string): void };
+};
+
+export function startPeriodicJob({ name, intervalMs, run, log }: PeriodicJobOptions): PeriodicJob {
+  let current: Promise<void> | null = null;
+  let stopped = false;
+
+  const runNow = () => {
+    if (!current) {
+      current = run()
+        .then(() => undefined)
+        .catch((err: unknown) => log.error({ err, job: name }, 'periodic job failed'))
+        .finally(() => {
+          current = null;
+        });
+    }
+    return current;
+  };
+
+  const timer = setInterval(() => {
+    if (!stopped) void runNow();
+  }, intervalMs);
+  // The job never keeps the process alive on its own.
+  timer.unref();
+
+  return {
+    runNow,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import type {
+  Incident,
+  MyTest,
+  MyTestState,
+  PlayerItem,
+  PlayerResultItem,
+  PlayerState,
+  SubmittedAnswer,
+  TestWindow,
+} from '../../../shared/schemas/player.js';
+import type { AttemptItemRow, AttemptRow, ScoringItemRow, StudentTestRow } from './player.repo.js';
+
+/** Whole seconds left until `deadline` (never negative). */
+export const secondsLeft = (deadline: Date, now: Date) =>
+  Math.max(0, Math.floor((deadline.getTime() - now.getTime()) / 1000));
+
+export function testWindow(
+  test: Pick<StudentTestRow, 'startDate' | 'endDate' | 'phaseState'>,
+  now: Date,
+): TestWindow {
+  if (now.getTime() < test.startDate.getTime()) return 'upcoming';
+  if (now.getTime() < test.endDate.getTime() && test.phaseState === 'open') return 'open';
+  return 'closed';
+}
+
+/**
+ * The student's stable order of the test's items: sorted by a hash of the test's seed, the
+ * student and the item, so it is the same on every start and reproducible in an appeal.
+ */
+export function stableItemOrder(seed: string, studentId: string, itemIds: readonly string[]) {
+  return itemIds
+    .map((id) => ({
+      id,
+      key: createHash('sha256').update(`${seed}:${studentId}:${id}`).digest('hex'),
+    }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((x) => x.id);
+}
+
+const asAnswer = (value: unknown): SubmittedAnswer =>
+  Array.isArray(value) || typeof value === 'string' ? (value as SubmittedAnswer) : null;
+
+/** Items in the attempt's order; anything not in the order (never expected) is left out. */
+export function toPlayerItems(
+  order: readonly string[],
+  rows: readonly AttemptItemRow[],
+): PlayerItem[] {
+  const byId = new Map(rows.map((r) => [r.itemId, r]));
+  const items: PlayerItem[] = [];
+  for (const itemId of order) {
+    const row = byId.get(itemId);
+    if (!row) continue;
+    items.push({
+      itemId,
+      position: items.length + 1,
+      itemQ: row.itemQ,
+      itemType: row.itemType,
+      itemAnswers: row.itemAnswers,
+      imageFileId: row.imageFileId,
+      score: row.score,
+      submittedAnswer: asAnswer(row.submittedAnswer),
+      seq: row.seq ?? 0,
+    });
+  }
+  return items;
+}
+
+/** Items with their correct answers and earned points, for a reviewed attempt only. */
+export function toResultItems(
+  items: readonly PlayerItem[],
+  rows: readonly AttemptItemRow[],
+  scoring: readonly ScoringItemRow[],
+): PlayerResultItem[] {
+  const awarded = new Map(rows.map((r) => [r.itemId, r.awardedScore]));
+  // A numeric answer is text in the contract; a driver may hand back a JSON number.
+  const correct = new Map(
+    scoring.map((s) => {
+      const value: unknown = s.itemCorrectAnswers;
+      return [s.itemId, typeof value === 'number' ? String(value) : s.itemCorrectAnswers];
+    }),
+  );
+  return items.map((item) => ({
+    ...item,
+    itemCorrectAnswers: correct.get(item.itemId) ?? null,
+    awardedScore: awarded.get(item.itemId) ?? (item.itemType === 'open' ? null : 0),
+  }));
+}
+
+export function toPlayerState(
+  test: StudentTestRow,
+  attempt: AttemptRow | undefined,
+  now: Date,
+): PlayerState {
+  return {
+    testId: test.testId,
+    state: attempt ? attempt.state : 'not_started',
+    window: testWindow(test, now),
+    timer: attempt?.state === 'in_progress' ? secondsLeft(attempt.deadlineAt, now) : 0,
+    deadline: attempt ? attempt.deadlineAt.toISOString() : null,
+    serverNow: now.toISOString(),
+    score: attempt?.state === 'finished' ? attempt.score : null,
+    finishedAt: attempt?.finishedAt ? attempt.finishedAt.toISOString() : null,
+    finishedBy: attempt?.finishedBy ?? null,
+  };
+}
+
+function myTestState(
+  test: StudentTestRow,
+  attempt: AttemptRow | undefined,
+  hasAnswers: boolean,
+  now: Date,
+): MyTestState {
+  if (attempt) {
+    if (attempt.state === 'in_progress') return 'in_progress';
+    return attempt.score !== null ? 'result_available' : 'finished';
+  }
+  const window = testWindow(test, now);
+  if (window !== 'closed') return window;
+  return test.phaseType === 'hybrid' && hasAnswers ? 'finished' : 'missed';
+}
+
+export function toMyTest(
+  test: StudentTestRow,
+  attempt: AttemptRow | undefined,
+  hasAnswers: boolean,
+  now: Date,
+): MyTest {
+  const state = myTestState(test, attempt, hasAnswers, now);
+  return {
+    testId: test.testId,
+    name: test.name,
+    subject: test.subject,
+    grades: [...test.grades].sort((a, b) => a - b),
+    type: test.phaseType,
+    examId: test.examId,
+    examName: test.examName,
+    editionId: test.editionId,
+    editionName: test.editionName,
+    phaseId: test.phaseId,
+    phaseName: test.phaseName,
+    startDate: test.startDate.toISOString(),
+    endDate: test.endDate.toISOString(),
+    duration: test.durationMinutes,
+    totalScore: test.totalScore,
+    state,
+    score: state === 'result_available' ? (attempt?.score ?? null) : null,
+    timer: state === 'in_progress' && attempt ? secondsLeft(attempt.deadlineAt, now) : null,
+    finishedAt: attempt?.finishedAt ? attempt.finishedAt.toISOString() : null,
+  };
+}
+
+export function toIncident(attempt: AttemptRow, now: Date): Incident {
+  return {
+    attemptId: attempt.id,
+    testId: attempt.testId,
+    studentId: attempt.studentId,
+    state: attempt.state,
+    deadline: attempt.deadlineAt.toISOString(),
+    timer: attempt.state === 'in_progress' ? secondsLeft(attempt.deadlineAt, now) : 0,
+    extraSeconds: attempt.extraSeconds,
+    serverNow: now.toISOString(),
+  };
+}

@@ -1,0 +1,514 @@
+import { and, asc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { MAX_TYPED_ANSWER_LENGTH } from '../../../shared/schemas/player.js';
+import { STATEMENT_FILE_PREFIX } from '../../../shared/statement.js';
+import type { Database, Db } from '../../db/client.js';
+import {
+  answers,
+  attempts,
+  editionStudents,
+  editions,
+  exams,
+  files,
+  phaseStudents,
+  phases,
+  questions,
+  testItems,
+  tests,
+  users,
+} from '../../db/schema.js';
+
+export type AttemptRow = typeof attempts.$inferSelect;
+
+/**
+ * A jsonb column read as its JSON text and parsed here: a driver that decodes JSON twice
+ * would turn the typed answer "3.5" into the number 3.5 (or "null" into null).
+ */
+const jsonText = <T>(column: AnyPgColumn) =>
+  sql<T | null>`${column}::text`.mapWith((text: string | null) =>
+    text === null ? null : (JSON.parse(text) as T),
+  );
+
+/** A test with its competition's names and what decides whether it is this student's. */
+export type StudentTestRow = {
+  testId: string;
+  name: string;
+  subject: string;
+  grades: number[];
+  startDate: Date;
+  endDate: Date;
+  durationMinutes: number;
+  totalScore: number;
+  seed: string;
+  published: boolean;
+  phaseId: string;
+  phaseName: string;
+  phaseType: 'online' | 'hybrid';
+  phaseState: 'open' | 'closed';
+  editionId: string;
+  editionName: string;
+  examId: string;
+  examName: string;
+  registered: boolean;
+  grade: number | null;
+};
+
+const studentId = sql.placeholder('studentId');
+const testIdParam = sql.placeholder('testId');
+
+const studentTestColumns = {
+  testId: tests.id,
+  name: tests.name,
+  subject: tests.subject,
+  grades: tests.grades,
+  startDate: tests.startDate,
+  endDate: tests.endDate,
+  durationMinutes: tests.durationMinutes,
+  totalScore: tests.totalScore,
+  seed: tests.seed,
+  published: tests.published,
+  phaseId: phases.id,
+  phaseName: phases.name,
+  phaseType: phases.type,
+  phaseState: phases.state,
+  editionId: editions.id,
+  editionName: editions.name,
+  examId: exams.id,
+  examName: exams.name,
+  registered: sql<boolean>`${phaseStudents.studentId} is not null`,
+  // The grade the student is enrolled with in this edition; their profile grade otherwise.
+  grade: sql<
+    number | null
+  >`coalesce(${editionStudents.grade}, (select ${users.grade} from ${users} where ${users.id} = ${studentId}))`,
+  // The student's attempt, if any (flat: a left join).
+  attemptId: attempts.id,
+  attemptState: attempts.state,
+  attemptStartedAt: attempts.startedAt,
+  attemptDeadlineAt: attempts.deadlineAt,
+  attemptExtraSeconds: attempts.extraSeconds,
+  attemptItemOrder: attempts.itemOrder,
+  attemptFinishedAt: attempts.finishedAt,
+  attemptFinishedBy: attempts.finishedBy,
+  attemptScore: attempts.score,
+  attemptCreatedAt: attempts.createdAt,
+};
+
+function studentTestQuery(db: Db, registeredOnly: boolean) {
+  const phaseStudent = and(
+    eq(phaseStudents.phaseId, phases.id),
+    eq(phaseStudents.studentId, studentId),
+  );
+  const base = db
+    .select(studentTestColumns)
+    .from(tests)
+    .innerJoin(phases, and(eq(phases.id, tests.phaseId), isNull(phases.deletedAt)))
+    .innerJoin(editions, and(eq(editions.id, phases.editionId), isNull(editions.deletedAt)))
+    .innerJoin(exams, and(eq(exams.id, editions.examId), isNull(exams.deletedAt)));
+  const withStudent = registeredOnly
+    ? base.innerJoin(phaseStudents, phaseStudent)
+    : base.leftJoin(phaseStudents, phaseStudent);
+  return withStudent
+    .leftJoin(
+      editionStudents,
+      and(eq(editionStudents.editionId, editions.id), eq(editionStudents.studentId, studentId)),
+    )
+    .leftJoin(attempts, and(eq(attempts.testId, tests.id), eq(attempts.studentId, studentId)));
+}
+
+type StudentTestSelect = Awaited<
+  ReturnType<ReturnType<typeof studentTestQuery>['execute']>
+>[number];
+
+/** A test with the student's facts and their attempt. */
+export type StudentTestWithAttempt = { test: StudentTestRow; attempt: AttemptRow | undefined };
+
+function splitRow(row: StudentTestSelect, forStudent: string): StudentTestWithAttempt {
+  const {
+    attemptId,
+    attemptState,
+    attemptStartedAt,
+    attemptDeadlineAt,
+    attemptExtraSeconds,
+    attemptItemOrder,
+    attemptFinishedAt,
+    attemptFinishedBy,
+    attemptScore,
+    attemptCreatedAt,
+    ...test
+  } = row;
+  const attempt: AttemptRow | undefined =
+    attemptId === null ||
+    attemptState === null ||
+    attemptStartedAt === null ||
+    attemptDeadlineAt === null ||
+    attemptCreatedAt === null
+      ? undefined
+      : {
+          id: attemptId,
+          testId: test.testId,
+          studentId: forStudent,
+          state: attemptState,
+          startedAt: attemptStartedAt,
+          deadlineAt: attemptDeadlineAt,
+          extraSeconds: attemptExtraSeconds ?? 0,
+          itemOrder: attemptItemOrder ?? [],
+          finishedAt: attemptFinishedAt,
+          finishedBy: attemptFinishedBy,
+          score: attemptScore,
+          createdAt: attemptCreatedAt,
+        };
+  return { test, attempt };
+}
+
+/**
+ * The hot reads of exam day as prepared statements: built once, and on PostgreSQL parsed and
+ * planned once per connection.
+ */
+export function playerQueries(db: Db) {
+  const oneTest = studentTestQuery(db, false)
+    .where(eq(tests.id, testIdParam))
+    .prepare('player_student_test_v1');
+  const allTests = studentTestQuery(db, true)
+    .where(eq(tests.published, true))
+    .orderBy(asc(tests.startDate), asc(tests.name), asc(tests.id))
+    .prepare('player_student_tests_v1');
+  const items = db
+    .select({
+      itemId: testItems.questionId,
+      score: testItems.score,
+      itemQ: questions.itemQ,
+      itemType: questions.itemType,
+      itemAnswers: questions.itemAnswers,
+      imageFileId: questions.imageFileId,
+      submittedAnswer: jsonText<unknown>(answers.submittedAnswer),
+      seq: answers.seq,
+      awardedScore: answers.score,
+    })
+    .from(testItems)
+    .innerJoin(questions, eq(questions.id, testItems.questionId))
+    .leftJoin(
+      answers,
+      and(
+        eq(answers.testId, testItems.testId),
+        eq(answers.studentId, studentId),
+        eq(answers.questionId, testItems.questionId),
+      ),
+    )
+    .where(eq(testItems.testId, testIdParam))
+    .prepare('player_attempt_items_v1');
+
+  return {
+    /** One test with the student's facts and attempt (undefined: no such test). */
+    async studentTest(forStudent: string, testId: string) {
+      const [row] = await oneTest.execute({ studentId: forStudent, testId });
+      return row ? splitRow(row, forStudent) : undefined;
+    },
+    /** Published tests of every phase the student is registered for (grades: policy). */
+    async studentTests(forStudent: string) {
+      const rows = await allTests.execute({ studentId: forStudent });
+      return rows.map((row) => splitRow(row, forStudent));
+    },
+    /** The test's items with this student's stored answers (never the correct answers). */
+    attemptItems(testId: string, forStudent: string): Promise<AttemptItemRow[]> {
+      return items.execute({ testId, studentId: forStudent });
+    },
+  };
+}
+
+export type PlayerQueries = ReturnType<typeof playerQueries>;
+
+export async function findAttempt(
+  db: Db,
+  testId: string,
+  studentId: string,
+  lock?: 'update',
+): Promise<AttemptRow | undefined> {
+  const query = db
+    .select()
+    .from(attempts)
+    .where(and(eq(attempts.testId, testId), eq(attempts.studentId, studentId)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** Tests (of these) where the student has at least one answer: a hybrid upload counts. */
+export async function testsWithAnswers(
+  db: Db,
+  studentId: string,
+  testIds: readonly string[],
+): Promise<Set<string>> {
+  if (testIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ testId: answers.testId })
+    .from(answers)
+    .where(and(eq(answers.studentId, studentId), inArray(answers.testId, [...testIds])));
+  return new Set(rows.map((r) => r.testId));
+}
+
+/**
+ * Creates the attempt unless one exists (two starts at once both end with the same one).
+ * Returns the attempt as stored.
+ */
+export async function insertAttempt(
+  db: Db,
+  row: typeof attempts.$inferInsert & { testId: string; studentId: string },
+): Promise<AttemptRow> {
+  const [created] = await db
+    .insert(attempts)
+    .values(row)
+    .onConflictDoNothing({ target: [attempts.testId, attempts.studentId] })
+    .returning();
+  if (created) return created;
+  const existing = await findAttempt(db, row.testId, row.studentId);
+  if (!existing) throw new Error('attempt neither inserted nor found');
+  return existing;
+}
+
+export type AttemptItemRow = {
+  itemId: string;
+  score: number;
+  itemQ: string;
+  itemType: 'single' | 'multiple' | 'numeric' | 'open';
+  itemAnswers: string[];
+  imageFileId: string | null;
+  submittedAnswer: unknown;
+  seq: number | null;
+  awardedScore: number | null;
+};
+
+export type ScoringItemRow = {
+  itemId: string;
+  score: number;
+  itemType: 'single' | 'multiple' | 'numeric' | 'open';
+  itemCorrectAnswers: number[] | string | null;
+  /** The student's stored answer to it, if any. */
+  answerId: string | null;
+  submittedAnswer: unknown;
+};
+
+/**
+ * What scoring needs, in one read: each item's worth, type and correct answer, with the
+ * student's stored answer. Server-side only.
+ */
+export async function scoringRows(
+  db: Db,
+  testId: string,
+  forStudent: string,
+): Promise<ScoringItemRow[]> {
+  return db
+    .select({
+      itemId: testItems.questionId,
+      score: testItems.score,
+      itemType: questions.itemType,
+      itemCorrectAnswers: jsonText<number[] | string>(questions.itemCorrectAnswers),
+      answerId: answers.id,
+      submittedAnswer: jsonText<unknown>(answers.submittedAnswer),
+    })
+    .from(testItems)
+    .innerJoin(questions, eq(questions.id, testItems.questionId))
+    .leftJoin(
+      answers,
+      and(
+        eq(answers.testId, testItems.testId),
+        eq(answers.studentId, forStudent),
+        eq(answers.questionId, testItems.questionId),
+      ),
+    )
+    .where(eq(testItems.testId, testId));
+}
+
+/** The stored answer of one item (its seq and when it was saved). */
+export async function storedAnswer(db: Db, testId: string, forStudent: string, itemId: string) {
+  const [row] = await db
+    .select({ seq: answers.seq, updatedAt: answers.updatedAt })
+    .from(answers)
+    .where(
+      and(
+        eq(answers.testId, testId),
+        eq(answers.studentId, forStudent),
+        eq(answers.questionId, itemId),
+      ),
+    );
+  return row;
+}
+
+/** Writes every answer's automatic score in one statement (null clears it). */
+export async function setAnswerScores(
+  db: Db,
+  scores: readonly { id: string; score: number | null }[],
+): Promise<void> {
+  if (scores.length === 0) return;
+  await db.execute(sql`
+    update ${answers} set score = v.score
+    from jsonb_to_recordset(${JSON.stringify(scores)}::jsonb) as v(id uuid, score numeric)
+    where ${answers.id} = v.id`);
+}
+
+export async function clearAnswerScores(db: Db, testId: string, studentId: string) {
+  await db
+    .update(answers)
+    .set({ score: null })
+    .where(and(eq(answers.testId, testId), eq(answers.studentId, studentId)));
+}
+
+export async function updateAttempt(
+  db: Db,
+  id: string,
+  patch: Partial<
+    Pick<
+      AttemptRow,
+      'state' | 'deadlineAt' | 'extraSeconds' | 'finishedAt' | 'finishedBy' | 'score'
+    >
+  >,
+): Promise<AttemptRow> {
+  const [row] = await db.update(attempts).set(patch).where(eq(attempts.id, id)).returning();
+  if (!row) throw new Error('attempt vanished');
+  return row;
+}
+
+/**
+ * Overdue attempts (deadline before `cutoff`, i.e. past deadline plus grace), locked for this
+ * transaction; rows another instance holds are skipped, so several sweepers share the work.
+ */
+export async function lockOverdueAttempts(
+  db: Db,
+  cutoff: Date,
+  limit: number,
+): Promise<AttemptRow[]> {
+  return db
+    .select()
+    .from(attempts)
+    .where(and(eq(attempts.state, 'in_progress'), lt(attempts.deadlineAt, cutoff)))
+    .orderBy(asc(attempts.deadlineAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/**
+ * Whether anyone may still write this test: an attempt running whose deadline is not before
+ * `cutoff` (now minus grace). Correct answers stay hidden meanwhile.
+ */
+export async function hasRunningAttempt(db: Db, testId: string, cutoff: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: attempts.id })
+    .from(attempts)
+    .where(
+      and(
+        eq(attempts.testId, testId),
+        eq(attempts.state, 'in_progress'),
+        gte(attempts.deadlineAt, cutoff),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** A file a statement of this test shows (its image, or an image in its Markdown). */
+export async function findTestFile(db: Db, testId: string, fileId: string) {
+  const [row] = await db
+    .select({ storageKey: files.storageKey, mime: files.mime })
+    .from(files)
+    .where(
+      and(
+        eq(files.id, fileId),
+        sql`exists (
+          select 1 from ${testItems} join ${questions} on ${questions.id} = ${testItems.questionId}
+          where ${testItems.testId} = ${testId}
+            and (${questions.imageFileId} = ${fileId}
+              or position(${STATEMENT_FILE_PREFIX + fileId} in ${questions.itemQ}) > 0))`,
+      ),
+    );
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------
+// The answer write: one statement, one round trip.
+
+/**
+ * Resolves the session, checks the attempt (running, not past deadline plus grace, the item
+ * is one of its items) and the answer's shape against the item, and upserts the answer keeping
+ * the highest `seq`, all in one statement. The attempt row is taken FOR KEY SHARE, which
+ * waits for a finish (FOR UPDATE) and then sees the attempt finished, so no answer is stored
+ * after the answers were scored. No row back means nothing was written: the caller finds out
+ * why on the slow path.
+ *
+ * Parameters: $1 token hash, $2 server now, $3 cutoff (now - grace), $4 test id, $5 item id,
+ * $6 answer (jsonb or null), $7 seq, $8 new answer id, $9 answer kind ('null' | 'array' |
+ * 'string'), $10 array length or string length, $11 highest index (-1 if none).
+ */
+export const ANSWER_UPSERT_SQL = `
+with s as (
+  select u.id from sessions se join users u on u.id = se.user_id
+  where se.token_hash = $1 and se.revoked_at is null and se.expires_at > $2::timestamptz
+    and u.deleted_at is null and u.type = 'student' and u.state = 'active' and u.registered
+), a as (
+  select at.id, at.student_id from attempts at
+  where at.test_id = $4::uuid and at.student_id = (select id from s)
+    and at.state = 'in_progress' and at.deadline_at >= $3::timestamptz
+    and $5::uuid = any(at.item_order)
+  for key share
+), q as (
+  select 1 from questions q
+  where q.id = $5::uuid and case $9::text
+    when 'null' then true
+    when 'array' then q.item_type in ('single', 'multiple')
+      and (q.item_type = 'multiple' or $10::int <= 1)
+      and $11::int < jsonb_array_length(q.item_answers)
+    else (q.item_type = 'open' or (q.item_type = 'numeric' and $10::int <= ${MAX_TYPED_ANSWER_LENGTH}))
+  end
+)
+insert into answers as an
+  (id, test_id, student_id, question_id, attempt_id, submitted_answer, seq, updated_at)
+select $8::uuid, $4::uuid, a.student_id, $5::uuid, a.id, $6::jsonb, $7::int, $2::timestamptz
+from a, q
+on conflict (test_id, student_id, question_id) do update
+  set submitted_answer = excluded.submitted_answer, seq = excluded.seq,
+      updated_at = excluded.updated_at, attempt_id = excluded.attempt_id
+  where an.seq < excluded.seq
+returning an.seq, (extract(epoch from an.updated_at) * 1000)::float8 as saved_ms`;
+
+export type AnswerUpsertParams = [
+  tokenHash: string,
+  now: string,
+  cutoff: string,
+  testId: string,
+  itemId: string,
+  answer: string | null,
+  seq: number,
+  answerId: string,
+  kind: 'null' | 'array' | 'string',
+  length: number,
+  maxIndex: number,
+];
+
+/** Binds `$n` placeholders for drizzle (PGlite has no pool to send them as they are). */
+function bindPositional(text: string, values: readonly unknown[]) {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(
+    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`)),
+  );
+}
+
+/**
+ * Runs the answer upsert: on PostgreSQL as a named prepared statement straight on the pool
+ * (parsed and planned once per connection), on PGlite through drizzle.
+ */
+export function answerWriter(database: Pick<Database, 'db' | 'pool'>) {
+  const { pool, db } = database;
+  return async (params: AnswerUpsertParams): Promise<{ seq: number; savedMs: number } | null> => {
+    let rows: { seq: number; saved_ms: number }[];
+    if (pool) {
+      const result = await pool.query<{ seq: number; saved_ms: number }>({
+        name: 'player_answer_upsert_v1',
+        text: ANSWER_UPSERT_SQL,
+        values: params,
+      });
+      rows = result.rows;
+    } else {
+      const result = await db.execute(bindPositional(ANSWER_UPSERT_SQL, params));
+      rows = (result as unknown as { rows: { seq: number; saved_ms: number }[] }).rows;
+    }
+    const row = rows[0];
+    return row ? { seq: Number(row.seq), savedMs: Number(row.saved_ms) } : null;
+  };
+}

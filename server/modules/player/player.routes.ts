@@ -1,0 +1,209 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  answerAckSchema,
+  answerRequestSchema,
+  extraTimeRequestSchema,
+  incidentSchema,
+  myTestsResponseSchema,
+  playerItemsResponseSchema,
+  playerStateSchema,
+  reopenRequestSchema,
+  startRequestSchema,
+  startResponseSchema,
+} from '../../../shared/schemas/player.js';
+import { actorOf, bearerToken, guard } from '../../lib/auth-guard.js';
+import type { PlayerService } from './player.service.js';
+
+const tags = ['test-player'];
+const studentGuard = guard({ roles: ['student'] });
+const staffGuard = guard({ roles: ['teacher', 'admin'] });
+const testParams = z.object({ testId: z.uuid() });
+const studentParams = testParams.extend({ studentId: z.uuid() });
+const binary = z.instanceof(Buffer).describe('binary file');
+
+const ERRORS_NOTE =
+  '404 when the test is not one of the student’s (not registered for the phase, grade not ' +
+  'among the test’s, not published). 403 OPERATION_NOT_PERMITTED for a hybrid test.';
+
+/** `/api/v1/test-player` (SPEC.md §7 Test player); shapes in shared/schemas/player.ts. */
+export const playerRoutes =
+  (player: PlayerService): FastifyPluginAsync =>
+  async (app) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/mytests',
+      {
+        schema: {
+          tags,
+          summary: 'My tests: each with its state, score when available, time left when running',
+          response: { 200: myTestsResponseSchema },
+        },
+        preHandler: studentGuard,
+      },
+      async (request) => player.myTests(actorOf(request)),
+    );
+
+    r.post(
+      '/mytests/:testId',
+      {
+        schema: {
+          tags,
+          summary: 'Start the test (or resume the running attempt)',
+          description:
+            'Idempotent: a repeated start returns the same attempt with its remaining time. ' +
+            'The first start needs `{ termsAccepted: true }` (VALIDATION_FAILED `required` at ' +
+            'termsAccepted) and the test window open (409 TEST_NOT_ACTIVE); a finished ' +
+            `attempt gives 409 TEST_ALREADY_REVIEWED. ${ERRORS_NOTE}`,
+          params: testParams,
+          body: startRequestSchema.optional(),
+          response: { 200: startResponseSchema },
+        },
+        preHandler: studentGuard,
+      },
+      async (request) => player.start(actorOf(request), request.params.testId, request.body ?? {}),
+    );
+
+    r.put(
+      '/mytests/:testId',
+      {
+        schema: {
+          tags,
+          summary: 'Save one answer',
+          description:
+            'Acknowledged after commit. A `seq` lower than or equal to the stored one for the ' +
+            'item changes nothing and acks the stored seq. 409 TEST_NOT_ACTIVE when not ' +
+            'started or past the deadline plus grace; 409 TEST_ALREADY_REVIEWED once finished; ' +
+            `VALIDATION_FAILED \`invalid\` at itemId or submittedAnswer. ${ERRORS_NOTE}`,
+          params: testParams,
+          body: answerRequestSchema,
+          response: { 200: answerAckSchema },
+        },
+      },
+      async (request, reply) => {
+        // Fast path: the session is resolved inside the write itself (one round trip).
+        const token = bearerToken(request);
+        const { testId } = request.params;
+        const ack = token ? await player.tryAnswer(token, testId, request.body) : null;
+        if (ack) return ack;
+        // Slow path: the usual guard gives 401/403, then the service says what is wrong.
+        await studentGuard.call(app, request, reply);
+        return player.explainAnswer(actorOf(request), token ?? '', testId, request.body);
+      },
+    );
+
+    r.put(
+      '/mytests/:testId/review',
+      {
+        schema: {
+          tags,
+          summary: 'Finish the test',
+          description:
+            'Final and idempotent: the first call scores the online test, repeats return the ' +
+            `same result. 409 TEST_NOT_ACTIVE when not started. ${ERRORS_NOTE}`,
+          params: testParams,
+          response: { 200: playerStateSchema },
+        },
+        preHandler: studentGuard,
+      },
+      async (request) => player.finish(actorOf(request), request.params.testId),
+    );
+
+    r.get(
+      '/mytests/:testId/state',
+      {
+        schema: {
+          tags,
+          summary: 'The attempt’s state and the server’s timer',
+          params: testParams,
+          response: { 200: playerStateSchema },
+        },
+        preHandler: studentGuard,
+      },
+      async (request) => player.state(actorOf(request), request.params.testId),
+    );
+
+    r.get(
+      '/mytests/:testId/items',
+      {
+        schema: {
+          tags,
+          summary: 'The attempt’s items with the stored answers',
+          description:
+            'Correct answers and earned points only once the attempt is finished, the test ' +
+            'has ended and nobody is still writing it (`reviewed`).',
+          params: testParams,
+          response: { 200: playerItemsResponseSchema },
+        },
+        preHandler: studentGuard,
+      },
+      async (request) => player.items(actorOf(request), request.params.testId),
+    );
+
+    r.get(
+      '/mytests/:testId/files/:fileId',
+      {
+        schema: {
+          tags,
+          summary: 'An image shown by a statement of the test',
+          params: testParams.extend({ fileId: z.uuid() }),
+          response: { 200: binary },
+        },
+        preHandler: studentGuard,
+      },
+      async (request, reply) => {
+        const { testId, fileId } = request.params;
+        const file = await player.file(actorOf(request), testId, fileId);
+        return reply
+          .header('content-type', file.mime)
+          .header('content-disposition', 'inline')
+          .header('cache-control', 'private, max-age=3600')
+          .send(file.data);
+      },
+    );
+
+    r.post(
+      '/tests/:testId/students/:studentId/extra-time',
+      {
+        schema: {
+          tags,
+          summary: 'Give one student extra minutes (audited)',
+          description:
+            'Admins, the exam’s admin teachers and staff (others who see the competition: ' +
+            '403). 404 when the student has no attempt; 409 TEST_ALREADY_REVIEWED when the ' +
+            'attempt is over (reopen it instead).',
+          params: studentParams,
+          body: extraTimeRequestSchema,
+          response: { 200: incidentSchema },
+        },
+        preHandler: staffGuard,
+      },
+      async (request) => {
+        const { testId, studentId } = request.params;
+        return player.extraTime(actorOf(request), testId, studentId, request.body);
+      },
+    );
+
+    r.post(
+      '/tests/:testId/students/:studentId/reopen',
+      {
+        schema: {
+          tags,
+          summary: 'Reopen a student’s attempt with exactly this much time left (audited)',
+          description:
+            'After a proven incident: the attempt runs again for `remainingSeconds` from now, ' +
+            'answers kept, score cleared until it ends again. Same rights as extra time.',
+          params: studentParams,
+          body: reopenRequestSchema,
+          response: { 200: incidentSchema },
+        },
+        preHandler: staffGuard,
+      },
+      async (request) => {
+        const { testId, studentId } = request.params;
+        return player.reopen(actorOf(request), testId, studentId, request.body);
+      },
+    );
+  };

@@ -1,0 +1,49 @@
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { buildZip } from './zip.js';
+
+/** Reads the central directory back: what any unzip tool relies on. */
+function readZip(zip: Buffer) {
+  const end = zip.length - 22;
+  expect(zip.readUInt32LE(end)).toBe(0x06054b50);
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries: { name: string; data: Buffer; flags: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
+    const flags = zip.readUInt16LE(at + 8);
+    const crc = zip.readUInt32LE(at + 16);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const offset = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    expect(zip.readUInt32LE(offset)).toBe(0x04034b50);
+    const localName = zip.readUInt16LE(offset + 26);
+    const start = offset + 30 + localName;
+    const data = zip.subarray(start, start + size);
+    expect(crc32(data) >>> 0).toBe(crc);
+    entries.push({ name, data, flags });
+    at += 46 + nameLength;
+  }
+  return entries;
+}
+
+describe('buildZip', () => {
+  it('stores every entry with its UTF-8 name, size and checksum, in order', () => {
+    const entries = [
+      { name: '01-pagină ț.png', data: Buffer.from('unu'), modifiedAt: new Date() },
+      { name: '02-scan.pdf', data: Buffer.alloc(70_000, 7), modifiedAt: new Date(0) },
+      { name: '03-gol.pdf', data: Buffer.alloc(0), modifiedAt: new Date() },
+    ];
+    const back = readZip(buildZip(entries));
+    expect(back.map((e) => e.name)).toEqual(entries.map((e) => e.name));
+    back.forEach((e, i) => {
+      expect(e.data.equals(entries[i]?.data ?? Buffer.alloc(1))).toBe(true);
+      expect(e.flags & 0x0800).toBe(0x0800);
+    });
+  });
+
+  it('makes an empty archive of no entries', () => {
+    expect(readZip(buildZip([]))).toEqual([]);
+  });
+});
