@@ -10,7 +10,8 @@ import { buildTestApp } from '../server/test/app.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM_PATH);
-const WEB_DIST = path.resolve('web/dist');
+// PODIUM_WEB_DIST lets parallel runs use their own build of the web app.
+const WEB_DIST = path.resolve(process.env.PODIUM_WEB_DIST ?? 'web/dist');
 const SCREENSHOTS = path.resolve('e2e/screenshots');
 
 export type Mail = { subject: string; text: string; link: string | undefined };

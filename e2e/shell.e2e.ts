@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
       await student.waitForURL(`${podium.baseUrl}/`);
     }
     await student.goto(`${podium.baseUrl}/tests`);
-    await expect.poll(() => student.getByText('În curând').count()).toBe(1);
+    await expect.poll(() => student.getByRole('heading', { name: 'Testele mele' }).count()).toBe(1);
     await student.context().close();
 
     const teacher = await open({ lang: 'ro' });

@@ -2,7 +2,24 @@ import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
 import { RegisterStudentPage, RegisterTeacherPage } from '../features/auth/RegisterPage.js';
 import { WelcomePage } from '../features/auth/WelcomePage.js';
+import { EditionPage } from '../features/exams/EditionPage.js';
+import { ExamDetailPage } from '../features/exams/ExamDetailPage.js';
+import { ExamsPage } from '../features/exams/ExamsPage.js';
+import { PhasePage } from '../features/exams/PhasePage.js';
+import { SignUpPage } from '../features/exams/SignUpPage.js';
 import { HelpPage } from '../features/help/HelpPage.js';
+import { ConnectionCheckPage } from '../features/player/connection/ConnectionCheckPage.js';
+import { MyTestsPage } from '../features/player/MyTestsPage.js';
+import { TestPlayerPage } from '../features/player/TestPlayerPage.js';
+import {
+  QuestionMediatorPage,
+  QuestionReviewersPage,
+} from '../features/questions/QuestionMarkersPage.js';
+import { QuestionsPage } from '../features/questions/QuestionsPage.js';
+import { TestPaperPage } from '../features/tests/TestPaperPage.js';
+import { TestsPage } from '../features/tests/TestsPage.js';
+import { StudentAnswersPage } from '../features/uploads/StudentAnswersPage.js';
+import { TestStudentsPage } from '../features/uploads/TestStudentsPage.js';
 import { ProfilePage } from '../features/users/ProfilePage.js';
 import { StudentsPage } from '../features/users/StudentsPage.js';
 import { TeachersPage } from '../features/users/TeachersPage.js';
@@ -48,26 +65,28 @@ export const router = createBrowserRouter([
     element: <Shell />,
     children: [
       { index: true, element: <HomePage /> },
-      { path: 'examene', element: soon(MEMBER, 'pages.exams') },
-      { path: 'examene/:examId', element: soon(STAFF, 'pages.examDetail') },
-      { path: 'examene/:examId/editii/:editionId', element: soon(STAFF, 'pages.editionDetail') },
-      { path: phase, element: soon(STAFF, 'pages.phaseDetail') },
-      { path: `${phase}/test/:testId`, element: soon(STAFF, 'pages.testStudents') },
+      { path: 'examene', element: guarded(MEMBER, <ExamsPage />) },
+      { path: 'examene/:examId', element: guarded(STAFF, <ExamDetailPage />) },
+      { path: 'examene/:examId/editii/:editionId', element: guarded(STAFF, <EditionPage />) },
+      { path: phase, element: guarded(STAFF, <PhasePage />) },
+      { path: `${phase}/tests`, element: guarded(STAFF, <TestsPage />) },
+      { path: `${phase}/test/:testId`, element: guarded(STAFF, <TestStudentsPage />) },
       {
         path: `${phase}/test/:testId/student/:studentId/answers`,
-        element: soon(STAFF, 'pages.studentAnswers'),
+        element: guarded(STAFF, <StudentAnswersPage />),
       },
+      { path: `${phase}/questions`, element: guarded(STAFF, <QuestionsPage />) },
       {
         path: `${phase}/questions/:questionId/mediator`,
-        element: soon(STAFF, 'pages.questionMediator'),
+        element: guarded(STAFF, <QuestionMediatorPage />),
       },
       {
         path: `${phase}/questions/:questionId/corectori`,
-        element: soon(STAFF, 'pages.questionReviewers'),
+        element: guarded(STAFF, <QuestionReviewersPage />),
       },
-      { path: 'tests', element: soon(STUDENT, 'pages.myTests') },
+      { path: 'tests', element: guarded(STUDENT, <MyTestsPage />) },
       { path: 'teste/:testId/rezultat', element: soon(STUDENT, 'pages.testResult') },
-      { path: 'test/inscriere', element: soon(STUDENT, 'pages.testSignUp') },
+      { path: 'test/inscriere', element: guarded(STUDENT, <SignUpPage />) },
       {
         path: 'inregistrare/profesor',
         element: guarded({ roles: ['teacher'], registered: false }, <RegisterTeacherPage />),
@@ -80,6 +99,7 @@ export const router = createBrowserRouter([
       { path: 'elevi', element: guarded(STAFF, <StudentsPage />) },
       { path: 'profil', element: guarded({ roles: ALL, active: true }, <ProfilePage />) },
       { path: 'ajutor', element: <HelpPage /> },
+      { path: 'verificare-conexiune', element: <ConnectionCheckPage /> },
       { path: 'diploma', element: soon(MEMBER, 'pages.diploma') },
       { path: 'diploma/teacher', element: soon(STAFF, 'pages.diplomaTeacher') },
     ],
@@ -87,10 +107,12 @@ export const router = createBrowserRouter([
   {
     element: <BareLayout />,
     children: [
-      { path: 'test/:testId', element: soon(STUDENT, 'pages.takeTest') },
+      // Guarded inside: it also opens offline for a student whose session this device holds.
+      { path: 'test/:testId', element: <TestPlayerPage /> },
       {
         path: 'test-download/examen/:examId/edition/:editionId/phase/:phaseId/test/:testId',
-        element: <PlaceholderPage titleKey="pages.testDownload" />,
+        // No role on the route (SPEC.md §2): the data call decides who may see the paper.
+        element: <TestPaperPage />,
       },
     ],
   },

@@ -63,7 +63,7 @@ export function AppLayout() {
           elevation={0}
           sx={{ borderBottom: 1, borderColor: 'divider' }}
         >
-          <Toolbar sx={{ gap: 1 }}>
+          <Toolbar sx={{ gap: { xs: 0.25, sm: 1 }, px: { xs: 1, sm: 2 } }}>
             {mobile && (
               <IconButton
                 edge="start"

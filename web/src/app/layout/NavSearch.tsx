@@ -16,7 +16,7 @@ export function NavSearch({ pages }: { pages: NavItem[] }) {
   return (
     <Autocomplete<NavItem>
       size="small"
-      sx={{ width: { xs: 160, sm: 240 } }}
+      sx={{ width: { xs: 112, sm: 240 } }}
       options={pages}
       value={null}
       inputValue={input}

@@ -5,11 +5,13 @@
  * - `PagedTable` — the table (sort, select, pager, loading/empty/error states);
  * - `SearchBox` — debounced, bounded search text; `nameSearchWhere` turns it into a `where`;
  * - `ConfirmDialog` — the question before a destructive action;
+ * - `studentColumns` — the columns every list of a competition's students shares;
  * - `where.ts` — `andWhere`, `equalsWhere`, `containsWhere`, `escapeLike`.
  */
 export { ConfirmDialog } from './ConfirmDialog.js';
 export { type Column, PagedTable, type PagedTableProps } from './PagedTable.js';
 export { SEARCH_DEBOUNCE_MS, SearchBox } from './SearchBox.js';
+export { type StudentRowFields, studentColumns } from './student-columns.js';
 export { type ListFilter, type PagedList, usePagedList } from './use-paged-list.js';
 export { useSelection } from './use-selection.js';
 export * from './where.js';

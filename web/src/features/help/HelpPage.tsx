@@ -1,13 +1,18 @@
 import ExpandMore from '@mui/icons-material/ExpandMore';
+import NetworkCheck from '@mui/icons-material/NetworkCheck';
 import {
   Accordion,
   AccordionDetails,
   AccordionSummary,
+  Alert,
+  AlertTitle,
   Box,
+  Button,
   Paper,
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useAuth } from '../../app/providers/auth.js';
 
 const STUDENT = ['s1', 's2', 's3', 's4', 's5', 's6'];
@@ -48,6 +53,15 @@ export function HelpPage() {
       <Typography variant="h4" component="h1" sx={{ mb: 3 }}>
         {t('help.title')}
       </Typography>
+      <Alert severity="info" icon={<NetworkCheck />} sx={{ mb: 3 }}>
+        <AlertTitle>{t('help.connectionCheck.title')}</AlertTitle>
+        {t('help.connectionCheck.text')}
+        <Box sx={{ mt: 1 }}>
+          <Button component={Link} to="/verificare-conexiune" variant="outlined" size="small">
+            {t('help.connectionCheck.link')}
+          </Button>
+        </Box>
+      </Alert>
       {sections.map((s) => (
         <Faq key={s.key} title={t(`help.${s.key}`)} ids={s.ids} />
       ))}

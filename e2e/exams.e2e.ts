@@ -1,0 +1,514 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, openBrowser, type Podium, shot as saveShot, startPodium } from './harness.js';
+
+type Lang = 'ro' | 'en';
+const PASSWORD = 'parola-buna-123';
+const EXAM = 'Olimpiada de Matematică';
+const EDITION = 'Ediția 2026';
+const PHASE_ONE = 'Etapa pe școală';
+const PHASE_TWO = 'Etapa județeană';
+/** The phase students' grade filter, not the "Clasa (opțional)" of the admission rules. */
+const GRADE_FILTER = /^Clasa(?! \()/;
+
+// Radu Matei coordinates three students; Ana Georgescu two. Elena Stan signs up herself.
+const RADU_STUDENTS = [
+  { familyName: 'Ionescu', givenName: 'Maria', grade: 9 },
+  { familyName: 'Ștefănescu', givenName: 'Ștefan', grade: 9 },
+  { familyName: 'Popa', givenName: 'Andrei', grade: 10 },
+];
+const ANA_STUDENTS = [
+  { familyName: 'Albu', givenName: 'Ana', grade: 9 },
+  { familyName: 'Barbu', givenName: 'Bogdan', grade: 10 },
+];
+
+const emailOf = (familyName: string) =>
+  `${familyName.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()}@elevi.example.ro`;
+
+/**
+ * A full-page screenshot from the top (clicks lower down leave the window scrolled), once
+ * transitions have ended (a button just enabled again fades its colour in).
+ */
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+  await saveShot(page, name);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** A `datetime-local` value `days` from now at `hour`:00, in the browser's (= this) time zone. */
+const localAt = (days: number, hour: number) => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(hour)}:00`;
+};
+
+// Competitions: exam → edition → phases, teachers' roles, enrolment, sign-up, results, closing.
+describe.skipIf(!hasChromium)('competitions in the browser', () => {
+  let podium: Podium;
+  let browser: Browser;
+  /** Filled as the journey goes: the pages the later steps open directly. */
+  const urls = { exam: '', edition: '', phaseOne: '', phaseTwo: '' };
+
+  beforeAll(async () => {
+    podium = await startPodium();
+    browser = await openBrowser();
+    await podium.createUser({
+      email: 'admin@example.ro',
+      password: PASSWORD,
+      type: 'admin',
+      givenName: 'Ioana',
+      familyName: 'Dinu',
+    });
+    const raduId = (
+      await podium.createUser({
+        email: 'radu.matei@example.ro',
+        password: PASSWORD,
+        type: 'teacher',
+        givenName: 'Radu',
+        familyName: 'Matei',
+        county: 'Cluj',
+        teacherCode: 'RADU-MATE',
+      })
+    ).id;
+    const anaId = (
+      await podium.createUser({
+        email: 'ana.georgescu@example.ro',
+        password: PASSWORD,
+        type: 'teacher',
+        givenName: 'Ana',
+        familyName: 'Georgescu',
+        county: 'Iași',
+        teacherCode: 'ANA-IS',
+      })
+    ).id;
+    for (const [teacherRef, list, county] of [
+      [raduId, RADU_STUDENTS, 'Cluj'],
+      [anaId, ANA_STUDENTS, 'Iași'],
+    ] as const) {
+      for (const s of list) {
+        await podium.createUser({
+          ...s,
+          county,
+          email: emailOf(s.familyName),
+          password: PASSWORD,
+          type: 'student',
+          teacherRef,
+        });
+      }
+    }
+    await podium.createUser({
+      email: 'elena.stan@example.ro',
+      password: PASSWORD,
+      type: 'student',
+      givenName: 'Elena',
+      familyName: 'Stan',
+      county: 'Cluj',
+      grade: 10,
+      teacherRef: raduId,
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await podium?.close();
+  });
+
+  const open = async (lang: Lang) => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+      acceptDownloads: true,
+    });
+    await context.addInitScript((l) => {
+      if (!window.localStorage.getItem('podium.language')) {
+        window.localStorage.setItem('podium.language', JSON.stringify(l));
+      }
+    }, lang);
+    return context.newPage();
+  };
+
+  const signIn = async (email: string, lang: Lang = 'ro') => {
+    const page = await open(lang);
+    await page.goto(`${podium.baseUrl}/`);
+    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
+    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
+    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
+    return page;
+  };
+
+  /** A snackbar with this text is shown (hidden from the accessibility tree behind a dialog). */
+  const toast = (page: Page, text: string) =>
+    expect
+      .poll(() =>
+        page.getByRole('alert', { includeHidden: true }).filter({ hasText: text }).count(),
+      )
+      .toBeGreaterThan(0);
+
+  /** MUI names a select by its label and its value ("Clasa Toate"): match the label's start. */
+  const choose = async (page: Page, combobox: string | RegExp, option: string) => {
+    await page.getByRole('combobox', { name: combobox }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+
+  /** The text of one column of a table, top to bottom. */
+  const column = async (page: Page, table: string, index: number) => {
+    const rows = await page.getByRole('table', { name: table }).getByRole('row').all();
+    const out: string[] = [];
+    for (const row of rows.slice(1)) {
+      const cells = row.getByRole('cell');
+      if ((await cells.count()) > index) out.push((await cells.nth(index).innerText()).trim());
+    }
+    return out;
+  };
+
+  /** Calls the API as the signed-in user of the page (what a forced request would do). */
+  const callApi = (page: Page, method: string, path: string, body?: unknown) =>
+    page.evaluate(
+      async ({ method, path, body }) => {
+        const s = JSON.parse(window.localStorage.getItem('podium.session') ?? '{}');
+        const res = await fetch(`/api/v1${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${s.token}`,
+            userid: s.userId,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const json = await res.json().catch(() => null);
+        return { status: res.status, code: json?.error?.code as string | undefined };
+      },
+      { method, path, body },
+    );
+
+  /** Checks or unchecks a teacher in a role's picker and waits for the saved message. */
+  const pickTeacher = async (
+    page: Page,
+    card: string,
+    teacher: string,
+    message: string,
+    picture?: string,
+  ) => {
+    await page
+      .getByRole('region', { name: card })
+      .getByRole('button', { name: 'Alege profesorii' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: card });
+    await dialog.getByLabel('Caută profesor').fill(teacher.split(' ')[0] ?? teacher);
+    await dialog.getByRole('checkbox', { name: new RegExp(teacher) }).click();
+    await toast(page, message);
+    if (picture) await shot(page, picture);
+    await dialog.getByRole('button', { name: 'Închide' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  };
+
+  it('lets an admin create a competition, its staff, an edition and two phases', async () => {
+    const page = await signIn('admin@example.ro');
+    await page.getByRole('navigation').getByRole('link', { name: 'Concursuri' }).click();
+    await page.waitForURL('**/examene');
+    await expect.poll(() => page.getByText('Niciun concurs.').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Adaugă concurs' }).click();
+    const form = page.getByRole('dialog', { name: 'Adaugă concurs' });
+    await form.getByRole('button', { name: 'Creează concursul' }).click();
+    await expect.poll(() => form.getByText('Câmpul este obligatoriu').count()).toBe(3);
+    await form.getByLabel('Numele concursului').fill(EXAM);
+    await choose(page, 'Disciplina', 'Matematică');
+    await page.getByRole('combobox', { name: 'Clasele' }).click();
+    // Chosen out of order, shown sorted.
+    await page.getByRole('option', { name: 'Clasa a X-a' }).click();
+    await page.getByRole('option', { name: 'Clasa a IX-a' }).click();
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => form.getByRole('combobox', { name: 'Clasele' }).innerText())
+      .toBe('Clasa a IX-a, Clasa a X-a');
+    await form.getByLabel('Descriere').fill('Olimpiada pentru liceu.');
+    await shot(page, 'exam-form-ro');
+    await form.getByRole('button', { name: 'Creează concursul' }).click();
+    await toast(page, 'Concursul a fost creat');
+    await page.waitForURL(/\/examene\/[0-9a-f-]{36}$/);
+    urls.exam = new URL(page.url()).pathname;
+    await expect.poll(() => page.getByRole('heading', { name: EXAM }).count()).toBe(1);
+
+    // Edit: the description changes.
+    await page.getByRole('button', { name: 'Modifică concursul' }).click();
+    const edit = page.getByRole('dialog', { name: 'Modifică concursul' });
+    await edit.getByLabel('Descriere').fill('Olimpiada de matematică pentru liceu.');
+    await edit.getByRole('button', { name: 'Salvează' }).click();
+    await toast(page, 'Concursul a fost modificat');
+    await expect
+      .poll(() => page.getByText('Olimpiada de matematică pentru liceu.').count())
+      .toBe(1);
+
+    // Staff and admin teachers: checked, unchecked, each saved at once.
+    await pickTeacher(
+      page,
+      'Membrii comisiei',
+      'Georgescu Ana',
+      'Profesorul a fost adăugat',
+      'team-picker-ro',
+    );
+    await pickTeacher(page, 'Administratori concurs', 'Matei Radu', 'Profesorul a fost adăugat');
+    await pickTeacher(page, 'Administratori concurs', 'Matei Radu', 'Profesorul a fost eliminat');
+    const staffCard = page.getByRole('region', { name: 'Membrii comisiei' });
+    await expect.poll(() => staffCard.getByText('Georgescu Ana').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Adaugă ediție' }).click();
+    const editionForm = page.getByRole('dialog', { name: 'Adaugă ediție' });
+    await editionForm.getByLabel('Numele ediției').fill(EDITION);
+    await editionForm.getByLabel('Anul').fill('2026');
+    await editionForm.getByLabel('Termeni și condiții').fill('ftp://nu-merge');
+    await editionForm.getByRole('button', { name: 'Creează ediția' }).click();
+    await expect.poll(() => editionForm.getByText('Valoare incorectă').count()).toBe(1);
+    await editionForm.getByLabel('Termeni și condiții').fill('https://example.ro/termeni');
+    await editionForm.getByRole('button', { name: 'Creează ediția' }).click();
+    await toast(page, 'Ediția a fost creată');
+    await page.getByRole('link', { name: EDITION }).click();
+    await page.waitForURL(/\/editii\/[0-9a-f-]{36}$/);
+    urls.edition = new URL(page.url()).pathname;
+
+    await pickTeacher(
+      page,
+      'Profesori coordonatori ai ediției',
+      'Matei Radu',
+      'Profesorul a fost adăugat',
+    );
+
+    // The first phase, with its end before its start: the server marks both dates.
+    await page.getByRole('button', { name: 'Adaugă etapă' }).click();
+    const phaseForm = page.getByRole('dialog', { name: 'Adaugă etapă' });
+    await phaseForm.getByLabel('Numele etapei').fill(PHASE_ONE);
+    await phaseForm.getByLabel('Început').fill(localAt(2, 9));
+    await phaseForm.getByLabel('Sfârșit').fill(localAt(1, 9));
+    await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
+    await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
+    await toast(page, 'Datele etapei nu sunt corecte.');
+    await shot(page, 'phase-dates-ro');
+    await phaseForm.getByLabel('Sfârșit').fill(localAt(2, 13));
+    await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
+    await toast(page, 'Etapa a fost creată');
+    await phaseForm.waitFor({ state: 'hidden' });
+
+    // The second phase overlapping the first, then after it.
+    await page.getByRole('button', { name: 'Adaugă etapă' }).click();
+    await phaseForm.getByLabel('Numele etapei').fill(PHASE_TWO);
+    await choose(page, 'Tipul', 'Hibrid');
+    await phaseForm.getByLabel('Început').fill(localAt(2, 12));
+    await phaseForm.getByLabel('Sfârșit').fill(localAt(2, 15));
+    await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
+    await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
+    await phaseForm.getByLabel('Început').fill(localAt(20, 9));
+    await phaseForm.getByLabel('Sfârșit').fill(localAt(20, 13));
+    await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
+    await toast(page, 'Etapa a fost creată');
+    await expect.poll(() => column(page, 'Etape', 0)).toEqual([PHASE_ONE, PHASE_TWO]);
+
+    // Enrol Ana's two students and Elena by hand; Elena is taken out again.
+    await page.getByRole('button', { name: 'Adaugă elevi' }).click();
+    const picker = page.getByRole('dialog', { name: 'Adaugă elevi în ediție' });
+    await picker.getByRole('checkbox', { name: 'Selectează: Albu Ana' }).check();
+    await picker.getByRole('checkbox', { name: 'Selectează: Barbu Bogdan' }).check();
+    await picker.getByRole('checkbox', { name: 'Selectează: Stan Elena' }).check();
+    await shot(page, 'add-students-ro');
+    await picker.getByRole('button', { name: 'Adaugă 3 elevi' }).click();
+    await toast(page, 'Elevul a fost adăugat în ediție');
+    const students = 'Elevii ediției';
+    await expect.poll(() => column(page, students, 1)).toEqual(['Albu', 'Barbu', 'Stan']);
+    await page.getByRole('button', { name: 'Scoate din ediție: Stan Elena' }).click();
+    await page
+      .getByRole('dialog', { name: 'Scoateți elevii din ediție?' })
+      .getByRole('button', { name: 'Scoate' })
+      .click();
+    await toast(page, 'Elevul a fost scos din ediție');
+    await expect.poll(() => column(page, students, 1)).toEqual(['Albu', 'Barbu']);
+
+    // Albu's grade (IX → X) and Barbu's exam location change.
+    await page.getByRole('button', { name: 'Schimbă clasa: Albu Ana' }).click();
+    await choose(page, 'Clasa', 'Clasa a X-a');
+    await page.getByRole('button', { name: 'Salvează' }).click();
+    await toast(page, 'Clasa elevului a fost schimbată');
+    await expect.poll(() => column(page, students, 4)).toEqual(['Clasa a X-a', 'Clasa a X-a']);
+    await page.getByRole('button', { name: 'Schimbă centrul de examen: Barbu Bogdan' }).click();
+    await page.getByLabel('Centru de examen').fill('Colegiul Național Iași');
+    await page.getByRole('button', { name: 'Salvează' }).click();
+    await toast(page, 'Centrul de examen al elevului a fost schimbat');
+    await expect
+      .poll(() => page.getByRole('cell', { name: 'Colegiul Național Iași' }).count())
+      .toBe(1);
+    await shot(page, 'edition-ro');
+
+    // The judge credentials, as download-cms-DD-MM-YYYY.xlsx.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Descarcă datele de acces' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^download-cms-\d{2}-\d{2}-\d{4}\.xlsx$/);
+
+    const phaseLinks = page.getByRole('table', { name: 'Etape' }).getByRole('link');
+    urls.phaseTwo = (await phaseLinks.nth(1).getAttribute('href')) ?? '';
+    await phaseLinks.first().click();
+    await page.waitForURL(/\/phases\/[0-9a-f-]{36}$/);
+    urls.phaseOne = new URL(page.url()).pathname;
+    // The switch shows the saved state, so it turns on once the server has answered.
+    const registration = page.getByRole('switch', { name: 'Înscrierile elevilor sunt deschise' });
+    await registration.click();
+    await toast(page, 'Înscrierile au fost deschise');
+    await expect.poll(() => registration.isChecked()).toBe(true);
+    await page.context().close();
+  });
+
+  it('lets a coordinating teacher enrol all their students but change nothing else', async () => {
+    const page = await signIn('radu.matei@example.ro');
+    await page.getByRole('navigation').getByRole('link', { name: 'Concursuri' }).click();
+    await page.getByRole('link', { name: EXAM }).click();
+    await page.getByRole('link', { name: EDITION }).click();
+    await page.waitForURL(`**${urls.edition}`);
+    await expect.poll(() => page.getByRole('heading', { name: EDITION }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Modifică ediția' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Adaugă etapă' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Toți elevii mei' }).click();
+    await toast(page, 'elevi au fost înscriși în ediție');
+    // A coordinator sees only their own students.
+    await expect
+      .poll(() => column(page, 'Elevii ediției', 1))
+      .toEqual(['Ionescu', 'Popa', 'Stan', 'Ștefănescu']);
+    await page.context().close();
+  });
+
+  it('lets a student sign up and withdraw while the phase takes sign-ups', async () => {
+    const page = await signIn('elena.stan@example.ro');
+    await page
+      .getByRole('navigation')
+      .getByRole('link', { name: 'Înscriere la concursuri' })
+      .click();
+    await page.waitForURL('**/test/inscriere');
+    const card = page.getByRole('article', { name: `${EXAM} — ${EDITION}` });
+    // Radu enrolled her with all his students: she is signed up already.
+    await card.getByRole('button', { name: 'Mă retrag' }).click();
+    await toast(page, 'V-ați retras de la concurs');
+    await card.getByRole('button', { name: 'Mă înscriu' }).waitFor();
+    await shot(page, 'sign-up-student-ro');
+    await card.getByRole('button', { name: 'Mă înscriu' }).click();
+    await toast(page, 'V-ați înscris la concurs');
+    await expect.poll(() => card.getByText('Înscris', { exact: true }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Datele mele de acces' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Datele de acces la platforma de evaluare' });
+    await dialog.getByRole('cell', { name: `${EXAM} — ${EDITION}` }).waitFor();
+    await shot(page, 'credentials-student-ro');
+    await dialog.getByRole('button', { name: 'Închide' }).click();
+
+    // The competitions list is the sign-up page for a student.
+    await page.goto(`${podium.baseUrl}/examene`);
+    await page.waitForURL('**/test/inscriere');
+    await page.context().close();
+  });
+
+  it('lets the admin mark results, close the first phase and see the admitted in the second', async () => {
+    const page = await signIn('admin@example.ro');
+    await page.goto(`${podium.baseUrl}${urls.phaseOne}`);
+    const table = 'Elevii etapei';
+    // The grade filter starts on the exam's first grade (IX).
+    await expect
+      .poll(() => page.getByRole('combobox', { name: GRADE_FILTER }).innerText())
+      .toBe('Clasa a IX-a');
+    await expect.poll(() => column(page, table, 1)).toEqual(['Ionescu', 'Ștefănescu']);
+    await page.getByRole('checkbox', { name: 'Selectează toate rândurile din pagină' }).check();
+    await page.getByRole('button', { name: 'Admis', exact: true }).click();
+    await toast(page, '2 elevi au fost marcați admiși');
+
+    await choose(page, GRADE_FILTER, 'Toate');
+    await expect.poll(() => column(page, table, 1)).toHaveLength(6);
+    await page.getByRole('checkbox', { name: 'Selectează: Albu Ana' }).check();
+    await page.getByRole('button', { name: 'Respins', exact: true }).click();
+    await toast(page, '1 elev a fost marcat respins');
+    await page.getByRole('checkbox', { name: 'Selectează: Barbu Bogdan' }).check();
+    await page.getByRole('checkbox', { name: 'Selectează: Popa Andrei' }).check();
+    await page.getByRole('button', { name: 'Admis', exact: true }).click();
+    await toast(page, '2 elevi au fost marcați admiși');
+    // Sorted by given name by default.
+    await expect
+      .poll(() => column(page, table, 2))
+      .toEqual(['Ana', 'Andrei', 'Bogdan', 'Elena', 'Maria', 'Ștefan']);
+    await expect.poll(() => page.getByText('Admis', { exact: true }).count()).toBeGreaterThan(3);
+    await shot(page, 'phase-students-ro');
+
+    await page.getByRole('button', { name: 'Închide etapa' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Închideți etapa?' });
+    await confirm.getByRole('button', { name: 'Închide etapa' }).click();
+    await toast(page, '4 elevi admiși au trecut în etapa următoare');
+    await expect.poll(() => page.getByText('Închisă', { exact: true }).count()).toBeGreaterThan(0);
+
+    await page.goto(`${podium.baseUrl}${urls.phaseTwo}`);
+    await choose(page, GRADE_FILTER, 'Toate');
+    await expect
+      .poll(() => column(page, table, 1))
+      .toEqual(['Popa', 'Barbu', 'Ionescu', 'Ștefănescu']);
+    // Search folds case and diacritics.
+    await page.getByLabel('Caută elev').fill('STEF');
+    await expect.poll(() => column(page, table, 1)).toEqual(['Ștefănescu']);
+    await page.getByLabel('Caută elev').fill('');
+    await expect.poll(() => column(page, table, 1)).toHaveLength(4);
+
+    // The last phase has no next one: closing it fails and says why.
+    await page.getByRole('button', { name: 'Închide etapa' }).click();
+    await confirm.getByRole('button', { name: 'Închide etapa' }).click();
+    await expect
+      .poll(() => confirm.getByText('Adăugați mai întâi etapa următoare', { exact: false }).count())
+      .toBe(1);
+    await shot(page, 'phase-close-error-ro');
+    await page.context().close();
+  });
+
+  it('shows a staff member the competition in English without edit buttons', async () => {
+    const page = await signIn('ana.georgescu@example.ro', 'en');
+    await page.getByRole('navigation').getByRole('link', { name: 'Competitions' }).click();
+    await expect.poll(() => column(page, 'Competitions', 3)).toEqual(['Commission member']);
+    await shot(page, 'exams-list-en');
+    await page.getByRole('link', { name: EXAM }).click();
+    await expect.poll(() => page.getByRole('heading', { name: EXAM }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: EDITION }).count()).toBe(1);
+    for (const button of ['Edit the competition', 'Add edition', 'Choose teachers']) {
+      expect(await page.getByRole('button', { name: button }).count(), button).toBe(0);
+    }
+    await shot(page, 'exam-detail-en');
+    // Forced anyway, the server refuses.
+    const examId = urls.exam.split('/').at(-1) ?? '';
+    expect(
+      await callApi(page, 'PATCH', `/exam-mgmt/exams/${examId}`, { name: 'Alt nume' }),
+    ).toEqual({ status: 403, code: 'OPERATION_NOT_PERMITTED' });
+
+    await page.goto(`${podium.baseUrl}${urls.edition}`);
+    await expect.poll(() => page.getByRole('heading', { name: EDITION }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Edit the edition' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add phase' }).count()).toBe(0);
+    await page.goto(`${podium.baseUrl}${urls.phaseTwo}`);
+    await expect.poll(() => page.getByRole('heading', { name: PHASE_TWO }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Close the phase' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Edit the phase' }).count()).toBe(0);
+    // Staff decide admissions: the rule helpers answer (nobody has a score before marking).
+    await page.getByLabel('Best N').fill('1');
+    await page.getByRole('button', { name: 'Admit the best N' }).click();
+    await toast(page, '0 students have been admitted');
+    await shot(page, 'phase-staff-en');
+    await page.context().close();
+  });
+
+  it('lists competitions in Romanian for the admin with search and subject filter', async () => {
+    const page = await signIn('admin@example.ro');
+    await page.goto(`${podium.baseUrl}/examene`);
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([EXAM]);
+    await page.getByLabel('Caută după nume').fill('matematica');
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([EXAM]);
+    await choose(page, 'Disciplina', 'Informatică');
+    await expect.poll(() => page.getByText('Niciun concurs.').count()).toBe(1);
+    await choose(page, 'Disciplina', 'Toate');
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([EXAM]);
+    await shot(page, 'exams-list-ro');
+    await page.context().close();
+  });
+});

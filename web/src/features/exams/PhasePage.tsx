@@ -1,0 +1,190 @@
+import Assignment from '@mui/icons-material/Assignment';
+import Edit from '@mui/icons-material/Edit';
+import Lock from '@mui/icons-material/Lock';
+import Quiz from '@mui/icons-material/Quiz';
+import { Box, Button, FormControlLabel, Paper, Stack, Switch, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import type { Edition, Exam, Phase } from '../../../../shared/schemas/exams.js';
+import { ConfirmDialog } from '../../components/list/ConfirmDialog.js';
+import { useFinishPhase } from './api/finish-phase.js';
+import { useEdition } from './api/get-edition.js';
+import { useExam } from './api/get-exam.js';
+import { usePhase } from './api/get-phase.js';
+import { usePatchPhase } from './api/patch-phase.js';
+import { CloseError } from './components/CloseError.js';
+import { DetailList } from './components/DetailList.js';
+import { ExamBreadcrumbs } from './components/ExamBreadcrumbs.js';
+import { PageState } from './components/PageState.js';
+import { PhaseFormDialog } from './components/PhaseFormDialog.js';
+import { PhaseStateChip } from './components/PhaseStateChip.js';
+import { PhaseStudents } from './components/PhaseStudents.js';
+import { formatDateTime } from './format.js';
+import { canManage, canSetResults } from './rights.js';
+import { useReport } from './use-report.js';
+
+/** /examene/{examId}/editii/{editionId}/phases/{phaseId}: the phase and its students. */
+export function PhasePage() {
+  const { examId = '', editionId = '', phaseId = '' } = useParams();
+  const exam = useExam(examId);
+  const edition = useEdition({ examId, editionId });
+  const phase = usePhase({ examId, editionId, phaseId });
+  if (!exam.data || !edition.data || !phase.data) {
+    return (
+      <PageState
+        error={exam.error ?? edition.error ?? phase.error}
+        back={`/examene/${examId}/editii/${editionId}`}
+      />
+    );
+  }
+  return <PhaseDetail exam={exam.data} edition={edition.data} phase={phase.data} />;
+}
+
+function PhaseDetail({ exam, edition, phase }: { exam: Exam; edition: Edition; phase: Phase }) {
+  const { t, i18n } = useTranslation();
+  const report = useReport();
+  const ids = { examId: exam._id, editionId: edition._id, phaseId: phase._id };
+  const patch = usePatchPhase(ids);
+  const finish = useFinishPhase(ids);
+  const [editing, setEditing] = useState(false);
+  const [closing, setClosing] = useState(false);
+  const isManager = canManage(exam);
+  const isOpen = phase.state === 'open';
+
+  const handleRegistration = async (registrationOpen: boolean) => {
+    try {
+      await patch.mutateAsync({ registrationOpen });
+      report.success(
+        registrationOpen ? 'exams.phases.registrationOpened' : 'exams.phases.registrationStopped',
+      );
+    } catch (e) {
+      report.failure(e, 'msg_change_error');
+    }
+  };
+
+  const handleClose = async () => {
+    try {
+      const closed = await finish.mutateAsync();
+      report.success('exams.phases.closed', { count: closed.advancedCount });
+      setClosing(false);
+    } catch {
+      // The dialog shows why (CloseError), as SPEC.md §8 asks.
+    }
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Box>
+        <ExamBreadcrumbs
+          items={[
+            { label: t('exams.title'), to: '/examene' },
+            { label: exam.name, to: `/examene/${exam._id}` },
+            { label: edition.name, to: `/examene/${exam._id}/editii/${edition._id}` },
+            { label: phase.name },
+          ]}
+        />
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+          <Typography variant="h5" component="h1" sx={{ flex: 1, minWidth: 200 }}>
+            {phase.name}
+          </Typography>
+          <PhaseStateChip state={phase.state} />
+          {canSetResults(exam) && (
+            <Button
+              component={Link}
+              to={`/examene/${exam._id}/editii/${edition._id}/phases/${phase._id}/tests`}
+              variant="outlined"
+              startIcon={<Assignment />}
+            >
+              {t('phaseContent.tests')}
+            </Button>
+          )}
+          {canSetResults(exam) && (
+            <Button
+              component={Link}
+              to={`/examene/${exam._id}/editii/${edition._id}/phases/${phase._id}/questions`}
+              variant="outlined"
+              startIcon={<Quiz />}
+            >
+              {t('questions.link')}
+            </Button>
+          )}
+          {isManager && (
+            <>
+              <Button variant="outlined" startIcon={<Edit />} onClick={() => setEditing(true)}>
+                {t('exams.phases.edit')}
+              </Button>
+              <Button
+                variant="contained"
+                color="warning"
+                startIcon={<Lock />}
+                disabled={!isOpen}
+                onClick={() => {
+                  finish.reset();
+                  setClosing(true);
+                }}
+              >
+                {t('exams.phases.close')}
+              </Button>
+            </>
+          )}
+        </Box>
+      </Box>
+      <Paper sx={{ p: 2 }} component="section" aria-label={t('exams.phases.details')}>
+        <DetailList
+          items={[
+            { label: t('exams.phases.fields.type'), value: t(`exams.phases.types.${phase.type}`) },
+            {
+              label: t('exams.phases.fields.startDate'),
+              value: formatDateTime(phase.startDate, i18n.language),
+            },
+            {
+              label: t('exams.phases.fields.endDate'),
+              value: formatDateTime(phase.endDate, i18n.language),
+            },
+            ...(phase.closedAt
+              ? [
+                  {
+                    label: t('exams.phases.fields.closedAt'),
+                    value: formatDateTime(phase.closedAt, i18n.language),
+                  },
+                ]
+              : []),
+          ]}
+        />
+        <FormControlLabel
+          sx={{ mt: 1 }}
+          control={
+            <Switch
+              checked={phase.registrationOpen}
+              disabled={!isManager || !isOpen || patch.isPending}
+              onChange={(e) => void handleRegistration(e.target.checked)}
+            />
+          }
+          label={t('exams.phases.registrationSwitch')}
+        />
+      </Paper>
+      <PhaseStudents exam={exam} phase={phase} />
+      {isManager && (
+        <>
+          <PhaseFormDialog
+            open={editing}
+            ids={{ examId: exam._id, editionId: edition._id }}
+            phase={phase}
+            onClose={() => setEditing(false)}
+          />
+          <ConfirmDialog
+            open={closing}
+            title={t('exams.phases.closeTitle')}
+            message={t('exams.phases.closeMessage', { name: phase.name })}
+            confirmLabel={t('exams.phases.close')}
+            busy={finish.isPending}
+            error={finish.error ? <CloseError error={finish.error} /> : undefined}
+            onConfirm={() => void handleClose()}
+            onClose={() => setClosing(false)}
+          />
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,98 @@
+import { Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { GradeSelect } from '../../../components/pickers/GradeSelect.js';
+import { useAdmitThreshold } from '../api/admit-threshold.js';
+import { useAdmitTop } from '../api/admit-top.js';
+import type { PhaseIds } from '../api/keys.js';
+import { useReport } from '../use-report.js';
+
+type Props = { ids: PhaseIds; grades: readonly number[] };
+
+/**
+ * Admission by rule (DESIGN.md "Qualification"): the best N of each grade, or everyone at or
+ * above a score, optionally for one grade only. Ties at the cut are admitted by the server.
+ */
+export function AdmitHelpers({ ids, grades }: Props) {
+  const { t } = useTranslation();
+  const report = useReport();
+  const top = useAdmitTop(ids);
+  const threshold = useAdmitThreshold(ids);
+  const [grade, setGrade] = useState<number | ''>('');
+  const [count, setCount] = useState('');
+  const [minScore, setMinScore] = useState('');
+  const countValue = Number(count);
+  const scoreValue = Number(minScore);
+  const isCountValid = count !== '' && Number.isInteger(countValue) && countValue > 0;
+  const isScoreValid = minScore !== '' && Number.isFinite(scoreValue) && scoreValue >= 0;
+  const gradePart = grade === '' ? {} : { grade };
+
+  const run = async (call: () => Promise<{ admittedCount: number }>) => {
+    try {
+      const { admittedCount } = await call();
+      report.success('exams.results.admittedByRule', { count: admittedCount });
+    } catch (e) {
+      report.failure(e, 'exams.results.failed');
+    }
+  };
+
+  return (
+    <Paper component="section" aria-label={t('exams.results.rulesTitle')} sx={{ p: 2 }}>
+      <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+        {t('exams.results.rulesTitle')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {t('exams.results.rulesHint')}
+      </Typography>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
+        <GradeSelect
+          size="small"
+          withAll
+          grades={grades}
+          label={t('exams.results.ruleGrade')}
+          value={grade}
+          onChange={setGrade}
+          sx={{ minWidth: 200 }}
+        />
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+          <TextField
+            size="small"
+            type="number"
+            label={t('exams.results.topCount')}
+            value={count}
+            onChange={(e) => setCount(e.target.value)}
+            slotProps={{ htmlInput: { min: 1, step: 1 } }}
+            sx={{ width: 140 }}
+          />
+          <Button
+            variant="outlined"
+            disabled={!isCountValid || top.isPending}
+            onClick={() => void run(() => top.mutateAsync({ count: countValue, ...gradePart }))}
+          >
+            {t('exams.results.admitTop')}
+          </Button>
+        </Box>
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+          <TextField
+            size="small"
+            type="number"
+            label={t('exams.results.minScore')}
+            value={minScore}
+            onChange={(e) => setMinScore(e.target.value)}
+            slotProps={{ htmlInput: { min: 0, step: 'any' } }}
+            sx={{ width: 140 }}
+          />
+          <Button
+            variant="outlined"
+            disabled={!isScoreValid || threshold.isPending}
+            onClick={() =>
+              void run(() => threshold.mutateAsync({ minScore: scoreValue, ...gradePart }))
+            }
+          >
+            {t('exams.results.admitThreshold')}
+          </Button>
+        </Box>
+      </Stack>
+    </Paper>
+  );
+}

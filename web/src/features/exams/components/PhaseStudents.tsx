@@ -1,0 +1,190 @@
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
+import HighlightOff from '@mui/icons-material/HighlightOff';
+import { Button, Grid, Paper, Stack, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import type { County } from '../../../../../shared/constants.js';
+import type {
+  Exam,
+  Phase,
+  PhaseResult,
+  PhaseStudent,
+} from '../../../../../shared/schemas/exams.js';
+import { type Column, PagedTable } from '../../../components/list/PagedTable.js';
+import { SearchBox } from '../../../components/list/SearchBox.js';
+import { studentColumns } from '../../../components/list/student-columns.js';
+import { usePagedList } from '../../../components/list/use-paged-list.js';
+import { useSelection } from '../../../components/list/use-selection.js';
+import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list/where.js';
+import { CountySelect } from '../../../components/pickers/CountySelect.js';
+import { GradeSelect } from '../../../components/pickers/GradeSelect.js';
+import { usePhaseStudentsCount } from '../api/count-phase-students.js';
+import { usePhaseStudents } from '../api/get-phase-students.js';
+import { useSetPhaseResults } from '../api/set-phase-results.js';
+import { personName } from '../format.js';
+import { canSetResults } from '../rights.js';
+import { hasFailures, useReport } from '../use-report.js';
+import { AdmitHelpers } from './AdmitHelpers.js';
+import { ResultChip } from './ResultChip.js';
+import { SelectionBar } from './SelectionBar.js';
+
+type Filters = { search: string; county: County | ''; grade: number | '' };
+
+/** Search on the folded names: "stefan" finds "Ștefan". */
+const NAME_FIELDS = ['familyNameNormalized', 'givenNameNormalized'];
+
+/**
+ * `studentGrade: ''` asks the server for every grade; leaving it out would bring back the
+ * exam's first grade (SPEC.md §5).
+ */
+const toWhere = (f: Filters) =>
+  andWhere(
+    nameSearchWhere(f.search.toLowerCase(), NAME_FIELDS),
+    equalsWhere('studentCounty', f.county),
+    { studentGrade: f.grade },
+  );
+
+/** The phase's students with their results; staff and managers admit or reject them. */
+export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
+  const { t } = useTranslation();
+  const report = useReport();
+  const ids = { examId: exam._id, editionId: phase.editionId, phaseId: phase._id };
+  const list = usePagedList<Filters>({
+    defaultOrder: { field: 'givenName', direction: 'asc' },
+    // SPEC.md §5: the grade filter starts on the exam's first grade.
+    initialFilters: { search: '', county: '', grade: exam.grades[0] ?? '' },
+    toWhere,
+  });
+  const students = usePhaseStudents(ids, list.filter);
+  const count = usePhaseStudentsCount(ids, list.where);
+  const selection = useSelection(list.viewKey);
+  const setResults = useSetPhaseResults(ids);
+  const mayDecide = canSetResults(exam) && phase.state === 'open';
+
+  const handleResult = async (result: PhaseResult) => {
+    try {
+      const answer = await setResults.mutateAsync({ studentIds: selection.selected, result });
+      if (hasFailures(answer)) {
+        report.failure(undefined, 'exams.results.failed');
+      } else {
+        report.success(`exams.results.saved_${result}`, { count: selection.selected.length });
+      }
+      selection.clear();
+    } catch (e) {
+      report.failure(e, 'exams.results.failed');
+    }
+  };
+
+  const columns: Column<PhaseStudent>[] = [
+    ...studentColumns<PhaseStudent>(t, [
+      'familyName',
+      'givenName',
+      'county',
+      'grade',
+      'school',
+      'centre',
+    ]),
+    {
+      id: 'status',
+      label: t('exams.results.title'),
+      sortField: 'status',
+      render: (s) => <ResultChip status={s.status} />,
+    },
+  ];
+
+  return (
+    <Stack spacing={2} component="section" aria-label={t('exams.phases.students')}>
+      <Typography variant="h6" component="h2">
+        {t('exams.phases.students')}
+        {count.data !== undefined && (
+          <Typography component="span" color="text.secondary" sx={{ ml: 1 }}>
+            ({t('exams.students.total', { count: count.data })})
+          </Typography>
+        )}
+      </Typography>
+      {mayDecide && <AdmitHelpers ids={ids} grades={exam.grades} />}
+      <Paper sx={{ p: 2 }} aria-label={t('exams.students.filters')} component="section">
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, md: 6 }}>
+            <SearchBox
+              fullWidth
+              label={t('exams.students.search')}
+              placeholder={t('exams.students.searchPlaceholder')}
+              value={list.filters.search}
+              onChange={(v) => list.setFilter('search', v)}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+            <CountySelect
+              fullWidth
+              size="small"
+              withAll
+              label={t('fields.county')}
+              value={list.filters.county}
+              onChange={(v) => list.setFilter('county', v)}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+            <GradeSelect
+              fullWidth
+              size="small"
+              withAll
+              grades={exam.grades}
+              label={t('fields.grade')}
+              value={list.filters.grade}
+              onChange={(v) => list.setFilter('grade', v)}
+            />
+          </Grid>
+        </Grid>
+      </Paper>
+      <Paper sx={{ p: { xs: 1, sm: 2 } }}>
+        <PagedTable
+          label={t('exams.phases.students')}
+          columns={columns}
+          rows={students.data}
+          rowKey={(s) => s.studentId}
+          rowLabel={personName}
+          total={count.data}
+          page={list.page}
+          pageSize={list.pageSize}
+          onPageChange={list.setPage}
+          order={list.order}
+          onSort={list.sortBy}
+          loading={students.isFetching || count.isFetching}
+          error={students.isError || count.isError}
+          onRetry={() => {
+            void students.refetch();
+            void count.refetch();
+          }}
+          emptyText={t('exams.students.empty')}
+          selectable={mayDecide}
+          selected={selection.selected}
+          onSelectedChange={selection.setSelected}
+          selectionToolbar={
+            <SelectionBar count={selection.selected.length}>
+              <Button
+                size="small"
+                variant="contained"
+                color="success"
+                startIcon={<CheckCircleOutline />}
+                disabled={setResults.isPending}
+                onClick={() => void handleResult('admitted')}
+              >
+                {t('exams.results.admit')}
+              </Button>
+              <Button
+                size="small"
+                variant="outlined"
+                color="error"
+                startIcon={<HighlightOff />}
+                disabled={setResults.isPending}
+                onClick={() => void handleResult('rejected')}
+              >
+                {t('exams.results.reject')}
+              </Button>
+            </SelectionBar>
+          }
+        />
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,161 @@
+import CloudUpload from '@mui/icons-material/CloudUpload';
+import PlayArrow from '@mui/icons-material/PlayArrow';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Chip,
+  type ChipProps,
+  Grid,
+  LinearProgress,
+  Typography,
+} from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { MyTest, MyTestState } from '../../../../shared/schemas/player.js';
+import { useMyTests } from './api/get-my-tests.js';
+import { formatScore, formatWindow, testTitle } from './lib/title.js';
+
+const STATE_COLOR: Record<MyTestState, ChipProps['color']> = {
+  upcoming: 'default',
+  open: 'info',
+  in_progress: 'warning',
+  finished: 'default',
+  result_available: 'success',
+  missed: 'error',
+};
+
+/** /tests: the student's tests with their state, the way in, and the score once known. */
+export function MyTestsPage() {
+  const { t } = useTranslation();
+  const tests = useMyTests();
+  return (
+    <Box sx={{ display: 'grid', gap: 2 }}>
+      <Box>
+        <Typography variant="h5" component="h1">
+          {t('myTests.title')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {t('myTests.intro')}
+        </Typography>
+      </Box>
+      {tests.isPending && <LinearProgress aria-label={t('list.loading')} />}
+      {tests.isError && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void tests.refetch()}>
+              {t('list.retry')}
+            </Button>
+          }
+        >
+          {t('list.loadError')}
+        </Alert>
+      )}
+      {tests.data?.length === 0 && <Alert severity="info">{t('myTests.none')}</Alert>}
+      <Grid container spacing={2}>
+        {tests.data?.map((test) => (
+          <Grid key={test.testId} size={{ xs: 12, md: 6 }}>
+            <MyTestCard test={test} />
+          </Grid>
+        ))}
+      </Grid>
+    </Box>
+  );
+}
+
+function MyTestCard({ test }: { test: MyTest }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const isHybrid = test.type === 'hybrid';
+  const title = testTitle(test.subject, test.grades, t);
+  return (
+    <Card
+      component="article"
+      aria-label={`${test.name} — ${title}`}
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+    >
+      <CardContent sx={{ flex: 1 }}>
+        <Typography
+          variant="overline"
+          color="text.secondary"
+          sx={{ lineHeight: 1.5, display: 'block' }}
+        >
+          {[test.examName, test.editionName, test.phaseName].join(' · ')}
+        </Typography>
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+          <Typography variant="h6" component="h2" sx={{ flex: 1, minWidth: 180 }}>
+            {test.name}
+          </Typography>
+          <Chip
+            size="small"
+            color={STATE_COLOR[test.state]}
+            label={t(`myTests.state.${test.state}`)}
+            data-testid="my-test-state"
+          />
+        </Box>
+        <Typography color="text.secondary">
+          {title} · {t(isHybrid ? 'myTests.hybrid' : 'myTests.online')}
+        </Typography>
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          {t('myTests.window', { range: formatWindow(test.startDate, test.endDate, lang) })}
+        </Typography>
+        {!isHybrid && (
+          <Typography variant="body2">
+            {t('player.terms.minutes', { count: test.duration })}
+          </Typography>
+        )}
+        {test.state === 'result_available' && test.score !== null && (
+          <Typography
+            variant="h5"
+            component="p"
+            sx={{ mt: 1.5, fontWeight: 700 }}
+            data-testid="my-test-score"
+          >
+            {t('myTests.score', {
+              score: formatScore(test.score, lang),
+              total: formatScore(test.totalScore, lang),
+            })}
+          </Typography>
+        )}
+        {test.state === 'finished' && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+            {t(isHybrid ? 'myTests.awaitingMarks' : 'myTests.awaitingResult')}
+          </Typography>
+        )}
+        {test.state === 'in_progress' && test.timer !== null && (
+          <Typography variant="body2" color="warning.dark" sx={{ mt: 1.5, fontWeight: 500 }}>
+            {t('myTests.timeLeft', { count: Math.ceil(test.timer / 60) })}
+          </Typography>
+        )}
+      </CardContent>
+      <MyTestAction test={test} />
+    </Card>
+  );
+}
+
+function MyTestAction({ test }: { test: MyTest }) {
+  const { t } = useTranslation();
+  const to = `/test/${encodeURIComponent(test.testId)}`;
+  let label: string | undefined;
+  if (test.type === 'hybrid') {
+    if (test.state === 'open') label = t('myTests.upload');
+  } else if (test.state === 'open') label = t('myTests.start');
+  else if (test.state === 'in_progress') label = t('myTests.continue');
+  if (!label) return null;
+  return (
+    <CardActions sx={{ px: 2, pb: 2 }}>
+      <Button
+        component={Link}
+        to={to}
+        variant="contained"
+        startIcon={test.type === 'hybrid' ? <CloudUpload /> : <PlayArrow />}
+      >
+        {label}
+      </Button>
+    </CardActions>
+  );
+}

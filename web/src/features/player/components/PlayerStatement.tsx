@@ -1,0 +1,60 @@
+import 'katex/dist/katex.min.css';
+import { Box } from '@mui/material';
+import { useMemo } from 'react';
+import { renderStatement, statementImageIds } from '../../../../../shared/statement.js';
+import { statementSx } from '../../../components/statement/Statement.js';
+import { useTestFileUrls } from '../api/get-test-file.js';
+
+type Props = {
+  testId: string;
+  attemptKey: string;
+  markdown: string;
+  /** Compact (answer options): no paragraph margins. */
+  inline?: boolean;
+};
+
+/**
+ * A statement of the attempt, rendered like everywhere else (shared/statement.ts, the
+ * statement typography), with its images fetched through the player's own file route (a
+ * student may not read the question bank's files) and kept on the device for reloads offline.
+ */
+export function PlayerStatement({ testId, attemptKey, markdown, inline }: Props) {
+  const ids = useMemo(() => statementImageIds(markdown), [markdown]);
+  const urls = useTestFileUrls(testId, attemptKey, ids);
+  const html = renderStatement(markdown, { imageSrc: (id) => urls[id] });
+  return (
+    <Box
+      className="statement"
+      sx={[statementSx, inline ? { '& p': { my: 0 } } : {}]}
+      // renderStatement escapes raw HTML and allows only KaTeX markup, safe links and our images.
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by shared/statement.ts
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
+}
+
+/** The image shown under a statement (a question's `imageFileId`). */
+export function PlayerImage({
+  testId,
+  attemptKey,
+  fileId,
+  alt,
+}: {
+  testId: string;
+  attemptKey: string;
+  fileId: string;
+  alt: string;
+}) {
+  const urls = useTestFileUrls(testId, attemptKey, [fileId]);
+  const src = urls[fileId];
+  if (!src)
+    return <Box sx={{ height: 120, bgcolor: 'action.hover', borderRadius: 1 }} aria-hidden />;
+  return (
+    <Box
+      component="img"
+      src={src}
+      alt={alt}
+      sx={{ maxWidth: '100%', height: 'auto', display: 'block', borderRadius: 1 }}
+    />
+  );
+}

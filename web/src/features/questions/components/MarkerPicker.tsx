@@ -1,0 +1,175 @@
+import PersonAdd from '@mui/icons-material/PersonAdd';
+import {
+  Button,
+  Chip,
+  Grid,
+  Paper,
+  Stack,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { USER_STATES, type UserState } from '../../../../../shared/constants.js';
+import type { Person } from '../../../../../shared/schemas/people.js';
+import { type Column, PagedTable } from '../../../components/list/PagedTable.js';
+import { SearchBox } from '../../../components/list/SearchBox.js';
+import { usePagedList } from '../../../components/list/use-paged-list.js';
+import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list/where.js';
+import { SelectField } from '../../../components/pickers/select-field.js';
+import { useTeachersCount } from '../api/count-teachers.js';
+import { useTeachers } from '../api/get-teachers.js';
+import { type MarkerRole, type Markers, whyNotMarker } from '../markers.js';
+
+type PickerFilters = { search: string; state: UserState | '' };
+
+// SPEC.md §9: the teacher state filter of the question pages starts on 'active'.
+const INITIAL: PickerFilters = { search: '', state: 'active' };
+const toWhere = (f: PickerFilters) =>
+  andWhere(nameSearchWhere(f.search), equalsWhere('state', f.state));
+export const MARKER_FIELDS = ['_id', 'familyName', 'givenName', 'email', 'county', 'state'];
+
+export const teacherName = (p: Person) =>
+  [p.familyName, p.givenName].filter(Boolean).join(' ') || p.email || '';
+
+type Props = {
+  markerRole: MarkerRole;
+  question: Markers;
+  /** A call is running: every choice waits. */
+  disabled: boolean;
+  onPick: (teacherId: string) => void;
+};
+
+/**
+ * Teachers to choose a question's mediator or graders from: name search, state filter
+ * (active by default), server paging. Teachers already in a role are shown but not offered.
+ */
+export function MarkerPicker({ markerRole: role, question, disabled, onPick }: Props) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const isPhone = useMediaQuery(theme.breakpoints.down('sm'));
+  const list = usePagedList<PickerFilters>({
+    defaultOrder: { field: 'familyName', direction: 'asc' },
+    initialFilters: INITIAL,
+    toWhere,
+  });
+  const teachers = useTeachers({ ...list.filter, fields: MARKER_FIELDS });
+  const count = useTeachersCount(list.where);
+  const title =
+    role === 'mediator' ? t('questions.markers.pickMediator') : t('questions.markers.pickReviewer');
+
+  const action = (p: Person) => {
+    const why = whyNotMarker(question, role, p);
+    const name = teacherName(p);
+    if (why) {
+      return (
+        <Chip
+          size="small"
+          variant="outlined"
+          label={t(`questions.markers.why_${why}_${role}`)}
+          sx={{ my: 0.5 }}
+        />
+      );
+    }
+    return (
+      <Button
+        size="small"
+        startIcon={<PersonAdd />}
+        disabled={disabled}
+        onClick={() => p._id && onPick(p._id)}
+        aria-label={
+          role === 'mediator'
+            ? t('questions.markers.setMediatorNamed', { name })
+            : t('questions.markers.addReviewerNamed', { name })
+        }
+      >
+        {role === 'mediator'
+          ? t('questions.markers.setMediator')
+          : t('questions.markers.addReviewer')}
+      </Button>
+    );
+  };
+
+  const columns: Column<Person>[] = [
+    {
+      id: 'name',
+      label: t('questions.markers.teacher'),
+      sortField: 'familyName',
+      render: teacherName,
+    },
+    ...(isPhone
+      ? []
+      : [
+          {
+            id: 'email',
+            label: t('fields.email'),
+            sortField: 'email',
+            render: (p: Person) => p.email,
+          },
+          {
+            id: 'county',
+            label: t('fields.county'),
+            sortField: 'county',
+            render: (p: Person) => p.county,
+          },
+          {
+            id: 'state',
+            label: t('fields.state'),
+            sortField: 'state',
+            render: (p: Person) => (p.state ? t(`states.${p.state}`) : ''),
+          },
+        ]),
+  ];
+
+  return (
+    <Paper component="section" aria-label={title} sx={{ overflow: 'hidden' }}>
+      <Stack spacing={2} sx={{ p: 2, pb: 0 }}>
+        <Typography variant="h6" component="h2">
+          {title}
+        </Typography>
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, sm: 8 }}>
+            <SearchBox
+              fullWidth
+              label={t('questions.markers.search')}
+              placeholder={t('questions.markers.searchPlaceholder')}
+              value={list.filters.search}
+              onChange={(v) => list.setFilter('search', v)}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <SelectField
+              fullWidth
+              size="small"
+              withAll
+              label={t('fields.state')}
+              options={USER_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))}
+              value={list.filters.state}
+              onChange={(v) => list.setFilter('state', v)}
+            />
+          </Grid>
+        </Grid>
+      </Stack>
+      <PagedTable
+        label={t('questions.markers.teachersTable')}
+        columns={columns}
+        rows={teachers.data}
+        rowKey={(p) => p._id ?? p.email ?? ''}
+        total={count.data}
+        page={list.page}
+        pageSize={list.pageSize}
+        onPageChange={list.setPage}
+        order={list.order}
+        onSort={list.sortBy}
+        loading={teachers.isFetching || count.isFetching}
+        error={teachers.isError || count.isError}
+        onRetry={() => {
+          void teachers.refetch();
+          void count.refetch();
+        }}
+        emptyText={t('questions.markers.noTeachers')}
+        rowActions={action}
+      />
+    </Paper>
+  );
+}
