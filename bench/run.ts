@@ -57,6 +57,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
 };
 
+// exam-day runs the server in its own process on PostgreSQL and takes its own options.
+if (process.argv[2] === 'exam-day') {
+  const { examDayCli } = await import('./exam-day.js');
+  process.exit(await examDayCli(process.argv.slice(3)));
+}
+
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -67,7 +73,9 @@ const { values, positionals } = parseArgs({
 const name = positionals[0] ?? 'api-baseline';
 const bench = BENCHMARKS[name];
 if (!bench) {
-  console.error(`Unknown benchmark "${name}". Known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  console.error(
+    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day'].join(', ')}`,
+  );
   process.exit(2);
 }
 const opts: Options = {

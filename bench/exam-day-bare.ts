@@ -1,0 +1,48 @@
+// The ceiling the exam-day benchmark compares answer writes with: a bare Fastify route doing
+// one durable upsert into `answers` (the player's conflict target and "keep the highest seq"
+// rule) through a pg Pool of the server's size, with no session lookup, validation, policy or
+// logging. Run as its own process: `DATABASE_URL=… PORT=… node --import tsx bench/exam-day-bare.ts`.
+
+import Fastify from 'fastify';
+import pg from 'pg';
+import { uuidv7 } from '../server/lib/ids.js';
+
+type Body = { studentId: string; itemId: string; submittedAnswer: unknown; seq: number };
+
+const UPSERT = `
+  insert into answers (id, test_id, student_id, question_id, submitted_answer, seq, updated_at)
+  values ($1, $2, $3, $4, $5, $6, now())
+  on conflict (test_id, student_id, question_id) do update
+    set submitted_answer = excluded.submitted_answer, seq = excluded.seq, updated_at = excluded.updated_at
+    where answers.seq < excluded.seq
+  returning seq`;
+
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  // The server's pool size (server/db/client.ts), so both sides get the same connections.
+  max: Number(process.env.POOL_SIZE ?? 20),
+});
+pool.on('error', () => {});
+
+const app = Fastify({ logger: false });
+app.get('/health', async () => {
+  await pool.query('select 1');
+  return { ok: true };
+});
+app.put<{ Params: { testId: string }; Body: Body }>('/answers/:testId', async (request) => {
+  const b = request.body;
+  const r = await pool.query(UPSERT, [
+    uuidv7(),
+    request.params.testId,
+    b.studentId,
+    b.itemId,
+    JSON.stringify(b.submittedAnswer),
+    b.seq,
+  ]);
+  return { seq: r.rows[0]?.seq ?? b.seq };
+});
+
+process.on('SIGTERM', () => {
+  void app.close().then(() => pool.end().then(() => process.exit(0)));
+});
+await app.listen({ port: Number(process.env.PORT ?? 3099), host: process.env.HOST ?? '127.0.0.1' });
