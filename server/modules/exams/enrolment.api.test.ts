@@ -1,9 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEnrolment } from '../../db/factories.js';
-import { auditEvents, editionStudents, phaseStudents } from '../../db/schema.js';
+import { makeEnrolment, makeTestWithItems } from '../../db/factories.js';
+import { answers, attempts, auditEvents, editionStudents, phaseStudents } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { uuidv7 } from '../../lib/ids.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { codeOf, examsKit, type Person } from './exams.fixtures.js';
 
@@ -234,6 +235,43 @@ describe('DELETE and PUT …/editions/{editionId}/students', () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+
+  it('keeps a student who started a test or has an uploaded answer in the edition', async () => {
+    const s = await setup();
+    const third = await s.student({ teacherRef: s.coordinator.id });
+    await kit.call('POST', `${s.editionUrl}/students`, admin.headers, {
+      students: [s.mine.id, s.mine2.id, third.id],
+    });
+    const { test, questions } = await makeTestWithItems(t.database.db, {
+      phaseId: s.phase.id,
+      grades: [5, 6],
+    });
+    const question = questions[0]?.id ?? '';
+    const startedAt = new Date('2026-12-01T08:05:00Z');
+    // mine is in the middle of the online test; mine2 has a paper answer uploaded.
+    await t.database.db.insert(attempts).values({
+      id: uuidv7(),
+      testId: test.id,
+      studentId: s.mine.id,
+      state: 'in_progress',
+      startedAt,
+      deadlineAt: new Date('2026-12-01T09:05:00Z'),
+      itemOrder: [question],
+    });
+    await t.database.db.insert(answers).values({
+      id: uuidv7(),
+      testId: test.id,
+      studentId: s.mine2.id,
+      questionId: question,
+      updatedAt: startedAt,
+    });
+    const res = await kit.call('DELETE', `${s.editionUrl}/students`, admin.headers, {
+      students: [s.mine.id, s.mine2.id, third.id],
+    });
+    expect(res.json().failedStudents.sort()).toEqual(sorted(s.mine.id, s.mine2.id));
+    expect(await enrolled(s.edition.id)).toEqual(sorted(s.mine.id, s.mine2.id));
+    expect(await inPhase(s.phase.id)).toEqual(sorted(s.mine.id, s.mine2.id));
   });
 
   it('changes grade and exam location; bad grades and others’ students fail', async () => {

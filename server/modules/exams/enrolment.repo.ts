@@ -1,6 +1,16 @@
 import { and, asc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { editionStudents, editions, exams, phaseStudents, phases, users } from '../../db/schema.js';
+import {
+  answers,
+  attempts,
+  editionStudents,
+  editions,
+  exams,
+  phaseStudents,
+  phases,
+  tests,
+  users,
+} from '../../db/schema.js';
 import {
   compileFilter,
   compileWhere,
@@ -153,18 +163,25 @@ export async function findStudentsWithResults(
   studentIds: string[],
 ): Promise<Set<string>> {
   if (studentIds.length === 0) return new Set();
-  const rows = await db
-    .selectDistinct({ studentId: phaseStudents.studentId })
-    .from(phaseStudents)
-    .innerJoin(phases, eq(phases.id, phaseStudents.phaseId))
-    .where(
-      and(
-        eq(phases.editionId, editionId),
-        inArray(phaseStudents.studentId, studentIds),
-        isNotNull(phaseStudents.result),
-      ),
-    );
-  return new Set(rows.map((r) => r.studentId));
+  const ids = toUuidArray(studentIds);
+  // A result in a phase, or any trace of a test of the edition: an attempt (running or over)
+  // or an uploaded answer. Removing such a student would lose work or let a test run on
+  // without a registration.
+  const editionTests = sql`select ${tests.id} from ${tests}
+    join ${phases} on ${phases.id} = ${tests.phaseId} where ${phases.editionId} = ${editionId}`;
+  const rows = await db.execute<{ student_id: string }>(sql`
+    select ${phaseStudents.studentId} as student_id from ${phaseStudents}
+      join ${phases} on ${phases.id} = ${phaseStudents.phaseId}
+      where ${phases.editionId} = ${editionId} and ${phaseStudents.studentId} = any(${ids})
+        and ${phaseStudents.result} is not null
+    union
+    select ${attempts.studentId} from ${attempts}
+      where ${attempts.testId} in (${editionTests}) and ${attempts.studentId} = any(${ids})
+    union
+    select ${answers.studentId} from ${answers}
+      where ${answers.testId} in (${editionTests}) and ${answers.studentId} = any(${ids})`);
+  const list = (rows as unknown as { rows: { student_id: string }[] }).rows;
+  return new Set(list.map((r) => r.student_id));
 }
 
 /** Removes the students from the edition and from every phase of it. */
