@@ -14,9 +14,12 @@ export async function insertSession(
   return id;
 }
 
-/** The live session for a token hash with its user, or undefined. */
-export async function findLiveSession(db: Db, tokenHash: string, now: Date) {
-  const [row] = await db
+/**
+ * The live session for a token hash with its user, or undefined. Every signed-in request runs
+ * it, so it is built once and prepared (on PostgreSQL parsed and planned once per connection).
+ */
+export function liveSessionQuery(db: Db) {
+  const prepared = db
     .select({
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
@@ -30,13 +33,17 @@ export async function findLiveSession(db: Db, tokenHash: string, now: Date) {
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, tokenHash),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
+        gt(sessions.expiresAt, sql.placeholder('now')),
         isNull(users.deletedAt),
       ),
-    );
-  return row;
+    )
+    .prepare('auth_live_session_v1');
+  return async (tokenHash: string, now: Date) => {
+    const [row] = await prepared.execute({ tokenHash, now });
+    return row;
+  };
 }
 
 export async function touchSession(db: Db, sessionId: string, now: Date) {

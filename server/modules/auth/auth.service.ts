@@ -46,6 +46,7 @@ function isUniqueViolation(e: unknown): boolean {
 }
 
 export function authService({ db, config, clock, mailer, users }: AuthDeps) {
+  const liveSession = repo.liveSessionQuery(db);
   const after = (ms: number) => new Date(clock.now().getTime() + ms);
 
   async function createSession(userId: string, info?: RequestInfo, tx: Db = db): Promise<Session> {
@@ -242,7 +243,7 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
     /** The session's actor for a bearer token, or null; refreshes last-seen at most every 5 min. */
     async resolveSession(token: string): Promise<Actor | null> {
       const now = clock.now();
-      const row = await repo.findLiveSession(db, sha256(token), now);
+      const row = await liveSession(sha256(token), now);
       if (!row) return null;
       if (now.getTime() - row.lastSeenAt.getTime() > SESSION_TOUCH_MS) {
         await repo.touchSession(db, row.sessionId, now);

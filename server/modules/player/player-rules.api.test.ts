@@ -389,6 +389,8 @@ describe('Statement images', () => {
       .update(questions)
       .set({ itemQ: `Figura: ![](/api/v1/resource-mgmt/files/${inText.id})` })
       .where(eq(questions.id, w.q.numeric));
+    // Statements are served from memory for a few seconds: let an earlier start's copy age.
+    clock.advance(6);
     const s = await student();
     const url = (fileId: string) => `/mytests/${w.test.id}/files/${fileId}`;
 

@@ -172,7 +172,8 @@ export function playerQueries(db: Db) {
     .where(eq(tests.published, true))
     .orderBy(asc(tests.startDate), asc(tests.name), asc(tests.id))
     .prepare('player_student_tests_v1');
-  const items = db
+  // What every student of the test sees alike: the items' statements and worth.
+  const content = db
     .select({
       itemId: testItems.questionId,
       score: testItems.score,
@@ -180,22 +181,41 @@ export function playerQueries(db: Db) {
       itemType: questions.itemType,
       itemAnswers: questions.itemAnswers,
       imageFileId: questions.imageFileId,
+    })
+    .from(testItems)
+    .innerJoin(questions, eq(questions.id, testItems.questionId))
+    .where(eq(testItems.testId, testIdParam))
+    .prepare('player_test_content_v1');
+  // What is the student's own: their stored answers.
+  const stored = db
+    .select({
+      itemId: answers.questionId,
       submittedAnswer: jsonText<unknown>(answers.submittedAnswer),
       seq: answers.seq,
       awardedScore: answers.score,
     })
-    .from(testItems)
-    .innerJoin(questions, eq(questions.id, testItems.questionId))
-    .leftJoin(
-      answers,
-      and(
-        eq(answers.testId, testItems.testId),
-        eq(answers.studentId, studentId),
-        eq(answers.questionId, testItems.questionId),
-      ),
-    )
-    .where(eq(testItems.testId, testIdParam))
-    .prepare('player_attempt_items_v1');
+    .from(answers)
+    .where(and(eq(answers.testId, testIdParam), eq(answers.studentId, studentId)))
+    .prepare('player_student_answers_v1');
+  const attemptInsert = db
+    .insert(attempts)
+    .values({
+      id: sql.placeholder('id'),
+      testId: testIdParam,
+      studentId,
+      state: 'in_progress',
+      startedAt: sql.placeholder('startedAt'),
+      deadlineAt: sql.placeholder('deadlineAt'),
+      itemOrder: sql.placeholder('itemOrder'),
+    })
+    .onConflictDoNothing({ target: [attempts.testId, attempts.studentId] })
+    .returning()
+    .prepare('player_attempt_insert_v1');
+  const attemptRead = db
+    .select()
+    .from(attempts)
+    .where(and(eq(attempts.testId, testIdParam), eq(attempts.studentId, studentId)))
+    .prepare('player_attempt_read_v1');
 
   return {
     /** One test with the student's facts and attempt (undefined: no such test). */
@@ -208,9 +228,31 @@ export function playerQueries(db: Db) {
       const rows = await allTests.execute({ studentId: forStudent });
       return rows.map((row) => splitRow(row, forStudent));
     },
-    /** The test's items with this student's stored answers (never the correct answers). */
-    attemptItems(testId: string, forStudent: string): Promise<AttemptItemRow[]> {
-      return items.execute({ testId, studentId: forStudent });
+    /** The test's items as every student sees them (never the correct answers). */
+    testContent(testId: string): Promise<ItemContentRow[]> {
+      return content.execute({ testId });
+    },
+    /** The student's stored answers to the test. */
+    storedAnswers(testId: string, forStudent: string): Promise<StoredAnswerRow[]> {
+      return stored.execute({ testId, studentId: forStudent });
+    },
+    /**
+     * Creates the attempt unless one exists (two starts at once both end with the same one).
+     * Returns the attempt as stored.
+     */
+    async insertAttempt(row: {
+      id: string;
+      testId: string;
+      studentId: string;
+      startedAt: Date;
+      deadlineAt: Date;
+      itemOrder: string[];
+    }): Promise<AttemptRow> {
+      const [created] = await attemptInsert.execute(row);
+      if (created) return created;
+      const [existing] = await attemptRead.execute(row);
+      if (!existing) throw new Error('attempt neither inserted nor found');
+      return existing;
     },
   };
 }
@@ -245,24 +287,23 @@ export async function testsWithAnswers(
   return new Set(rows.map((r) => r.testId));
 }
 
-/**
- * Creates the attempt unless one exists (two starts at once both end with the same one).
- * Returns the attempt as stored.
- */
-export async function insertAttempt(
-  db: Db,
-  row: typeof attempts.$inferInsert & { testId: string; studentId: string },
-): Promise<AttemptRow> {
-  const [created] = await db
-    .insert(attempts)
-    .values(row)
-    .onConflictDoNothing({ target: [attempts.testId, attempts.studentId] })
-    .returning();
-  if (created) return created;
-  const existing = await findAttempt(db, row.testId, row.studentId);
-  if (!existing) throw new Error('attempt neither inserted nor found');
-  return existing;
-}
+/** An item of a test as every student sees it. */
+export type ItemContentRow = {
+  itemId: string;
+  score: number;
+  itemQ: string;
+  itemType: 'single' | 'multiple' | 'numeric' | 'open';
+  itemAnswers: string[];
+  imageFileId: string | null;
+};
+
+/** One stored answer of a student. */
+export type StoredAnswerRow = {
+  itemId: string;
+  submittedAnswer: unknown;
+  seq: number;
+  awardedScore: number | null;
+};
 
 export type AttemptItemRow = {
   itemId: string;

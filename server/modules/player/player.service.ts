@@ -49,6 +49,8 @@ const alreadyReviewed = () => new AppError('TEST_ALREADY_REVIEWED', 'The test is
 
 /** Most attempts one sweeper transaction finalises. */
 const SWEEP_BATCH = 50;
+/** How long a test's item statements are served from memory. */
+const CONTENT_TTL_MS = 5_000;
 
 /** The shape facts the answer statement checks against the item, computed once here. */
 function answerShape(answer: AnswerRequest['submittedAnswer']) {
@@ -71,6 +73,53 @@ export function playerService(deps: PlayerDeps) {
   const graceMs = deps.config.player.answerGraceSeconds * 1000;
   const writeAnswer = repo.answerWriter(deps.database);
   const queries = repo.playerQueries(db);
+  const contentCache = new Map<string, { at: number; rows: Promise<repo.ItemContentRow[]> }>();
+
+  /**
+   * A test's items as every student sees them, read at most once per CONTENT_TTL_MS: on exam
+   * day thousands start the same test in the same minute. An edit of a question reaches
+   * students who start (or reload) after that much time.
+   */
+  function testContent(testId: string): Promise<repo.ItemContentRow[]> {
+    const at = clock.now().getTime();
+    const fresh = (entry: { at: number }) => at >= entry.at && at - entry.at < CONTENT_TTL_MS;
+    const hit = contentCache.get(testId);
+    if (hit && fresh(hit)) return hit.rows;
+    if (contentCache.size > 200) {
+      for (const [key, value] of contentCache) {
+        if (!fresh(value)) contentCache.delete(key);
+      }
+    }
+    const rows = queries.testContent(testId);
+    contentCache.set(testId, { at, rows });
+    // A failed read is not kept.
+    rows.catch(() => {
+      if (contentCache.get(testId)?.rows === rows) contentCache.delete(testId);
+    });
+    return rows;
+  }
+
+  /** The test's items with this student's stored answers (none to read for a new attempt). */
+  async function attemptItems(
+    testId: string,
+    forStudent: string,
+    isNew = false,
+  ): Promise<repo.AttemptItemRow[]> {
+    const [items, stored] = await Promise.all([
+      testContent(testId),
+      isNew ? [] : queries.storedAnswers(testId, forStudent),
+    ]);
+    const byItem = new Map(stored.map((a) => [a.itemId, a]));
+    return items.map((item) => {
+      const answer = byItem.get(item.itemId);
+      return {
+        ...item,
+        submittedAnswer: answer?.submittedAnswer ?? null,
+        seq: answer?.seq ?? null,
+        awardedScore: answer?.awardedScore ?? null,
+      };
+    });
+  }
 
   const cutoffOf = (now: Date) => new Date(now.getTime() - graceMs);
   /** Past deadline plus grace: no more answers; the attempt only waits to be finalised. */
@@ -146,7 +195,7 @@ export function playerService(deps: PlayerDeps) {
     now: Date,
     known?: repo.AttemptItemRow[],
   ): Promise<StartResponse> {
-    const rows = known ?? (await queries.attemptItems(test.testId, attempt.studentId));
+    const rows = known ?? (await attemptItems(test.testId, attempt.studentId));
     return {
       testId: test.testId,
       attemptId: attempt.id,
@@ -238,15 +287,15 @@ export function playerService(deps: PlayerDeps) {
       if (body.termsAccepted !== true) {
         throw validationFailed([{ code: 'required', path: ['termsAccepted'] }]);
       }
-      const rows = await queries.attemptItems(testId, actor.id);
+      const rows = await attemptItems(testId, actor.id, true);
       const deadlineAt = new Date(
         Math.min(now.getTime() + test.durationMinutes * 60_000, test.endDate.getTime()),
       );
-      const attempt = await repo.insertAttempt(db, {
-        id: uuidv7(now.getTime()),
+      const attemptId = uuidv7(now.getTime());
+      const attempt = await queries.insertAttempt({
+        id: attemptId,
         testId,
         studentId: actor.id,
-        state: 'in_progress',
         startedAt: now,
         deadlineAt,
         itemOrder: stableItemOrder(
@@ -255,9 +304,10 @@ export function playerService(deps: PlayerDeps) {
           rows.map((r) => r.itemId),
         ),
       });
-      // Two first starts at once: the loser gets the winner's attempt (same order).
+      // Two first starts at once: the loser gets the winner's attempt (same order), whose
+      // answers it reads again.
       if (attempt.state === 'finished') throw alreadyReviewed();
-      return startResponse(test, attempt, now, rows);
+      return startResponse(test, attempt, now, attempt.id === attemptId ? rows : undefined);
     },
 
     /** Why an answer was not written, as an error; or the ack of a stale or repeated write. */
@@ -322,7 +372,7 @@ export function playerService(deps: PlayerDeps) {
       const now = clock.now();
       const { test, attempt } = await studentTest(actor, testId, now);
       if (!attempt) return { testId, state: 'not_started', reviewed: false, items: [] };
-      const rows = await queries.attemptItems(testId, actor.id);
+      const rows = await attemptItems(testId, actor.id);
       const items = toPlayerItems(attempt.itemOrder, rows);
       const reviewed =
         attempt.state === 'finished' &&
