@@ -1,8 +1,10 @@
 // The ceiling the exam-day benchmark compares answer writes with: a bare Fastify route doing
 // one durable upsert into `answers` (the player's conflict target and "keep the highest seq"
 // rule) through a pg Pool of the server's size, with no session lookup, validation, policy or
-// logging. Run as its own process: `DATABASE_URL=… PORT=… node --import tsx bench/exam-day-bare.ts`.
+// logging. Run as its own process: `DATABASE_URL=… PORT=… node --import tsx bench/exam-day-bare.ts`;
+// with `WORKERS=n`, n processes share the port, as the Podium server runs.
 
+import cluster from 'node:cluster';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { uuidv7 } from '../server/lib/ids.js';
@@ -17,32 +19,50 @@ const UPSERT = `
     where answers.seq < excluded.seq
   returning seq`;
 
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  // The server's pool size (server/db/client.ts), so both sides get the same connections.
-  max: Number(process.env.POOL_SIZE ?? 20),
-});
-pool.on('error', () => {});
+const workers = Number(process.env.WORKERS ?? 1);
+if (cluster.isPrimary && workers > 1) {
+  for (let i = 0; i < workers; i += 1) cluster.fork();
+  process.on('SIGTERM', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  });
+} else {
+  await serve();
+}
 
-const app = Fastify({ logger: false });
-app.get('/health', async () => {
-  await pool.query('select 1');
-  return { ok: true };
-});
-app.put<{ Params: { testId: string }; Body: Body }>('/answers/:testId', async (request) => {
-  const b = request.body;
-  const r = await pool.query(UPSERT, [
-    uuidv7(),
-    request.params.testId,
-    b.studentId,
-    b.itemId,
-    JSON.stringify(b.submittedAnswer),
-    b.seq,
-  ]);
-  return { seq: r.rows[0]?.seq ?? b.seq };
-});
+async function serve() {
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL,
+    // The server's pool size (server/db/client.ts), so both sides get the same connections.
+    max: Number(process.env.POOL_SIZE ?? 20),
+  });
+  pool.on('error', () => {});
 
-process.on('SIGTERM', () => {
-  void app.close().then(() => pool.end().then(() => process.exit(0)));
-});
-await app.listen({ port: Number(process.env.PORT ?? 3099), host: process.env.HOST ?? '127.0.0.1' });
+  const app = Fastify({ logger: false });
+  app.get('/health', async () => {
+    await pool.query('select 1');
+    return { ok: true };
+  });
+  app.put<{ Params: { testId: string }; Body: Body }>('/answers/:testId', async (request) => {
+    const b = request.body;
+    const r = await pool.query(UPSERT, [
+      uuidv7(),
+      request.params.testId,
+      b.studentId,
+      b.itemId,
+      JSON.stringify(b.submittedAnswer),
+      b.seq,
+    ]);
+    return { seq: r.rows[0]?.seq ?? b.seq };
+  });
+
+  process.on('SIGTERM', () => {
+    void app.close().then(() => pool.end().then(() => process.exit(0)));
+  });
+  await app.listen({
+    port: Number(process.env.PORT ?? 3099),
+    host: process.env.HOST ?? '127.0.0.1',
+  });
+}

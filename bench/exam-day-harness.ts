@@ -4,7 +4,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -181,7 +181,16 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     base,
     exited,
     async kill9() {
-      if (!gone) child.kill('SIGKILL');
+      // Every process of the server at once: a clustered server's workers die with it.
+      if (!gone) {
+        for (const p of processTree(pid)) {
+          try {
+            process.kill(p, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
+        }
+      }
       await exited;
     },
     async stop() {
@@ -593,6 +602,26 @@ export async function closedLoop(opts: {
 
 const TICKS_PER_SECOND = 100;
 
+/** The process and every process under it (a clustered server's workers). */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i += 1) tree.push(...(children.get(tree[i] ?? -1) ?? []));
+  return tree;
+}
+
 function processTicks(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -634,7 +663,9 @@ export async function cpuSample(
   const self = process.cpuUsage();
   return {
     at: performance.now(),
-    server: processTicks(serverPid) / TICKS_PER_SECOND,
+    // A clustered server: its workers' CPU counts (the supervisor's is next to nothing).
+    server:
+      processTree(serverPid).reduce((sum, pid) => sum + processTicks(pid), 0) / TICKS_PER_SECOND,
     postgres: new Map(pids.map((pid) => [pid, processTicks(pid) / TICKS_PER_SECOND])),
     generator: (self.user + self.system) / 1e6,
   };

@@ -3,7 +3,8 @@
 // Exam morning on real PostgreSQL with durable commits: a fresh database with N registered
 // students (sessions created as sign-in does), one published online test; the Podium server
 // runs as its own process exactly as `npm start` runs it. Every student starts within the
-// start window and fetches the items; answers then arrive at a fixed rate (open model) for
+// start window, and the start answer carries the items as the player uses them (`--fetch-items`
+// adds a GET …/items per student); answers then arrive at a fixed rate (open model) for
 // the given seconds, then as fast as `--connections` closed-loop clients can send them, and
 // every student finishes. Before the exam the same load goes to a bare Fastify route doing one
 // upsert on the same database (bench/exam-day-bare.ts): the ceiling of this stack here.
@@ -71,6 +72,13 @@ export type ExamDayOptions = {
   saturation: number;
   /** Measure the bare upsert route too. */
   baseline: boolean;
+  /**
+   * After starting, also GET …/items. The player does not (the start answer carries the
+   * items, and a reload starts again); this measures the extra call a client could make.
+   */
+  fetchItems: boolean;
+  /** Server processes (WORKERS), the same for the bare route; default one per core as the server picks. */
+  workers: number;
   /** The server's LOG_LEVEL (production default: info, one line per request). */
   logLevel: string;
   /** Write bench/results/exam-day-<time>.json and .md. */
@@ -93,6 +101,8 @@ export const EXAM_DAY_DEFAULTS: ExamDayOptions = {
   connections: 64,
   saturation: 15,
   baseline: true,
+  fetchItems: false,
+  workers: os.availableParallelism(),
   logLevel: 'info',
   write: true,
   keepLogs: false,
@@ -235,7 +245,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     if (opts.baseline) {
       const bare = await startServer({
         script: 'bench/exam-day-bare.ts',
-        env: { DATABASE_URL: db.url },
+        env: { DATABASE_URL: db.url, WORKERS: String(opts.workers) },
         logFile: path.join(logDir, `exam-day-bare-${stamp}.log`),
         readyPath: '/health',
       });
@@ -306,6 +316,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
       script: 'server/main.ts',
       env: {
         DATABASE_URL: db.url,
+        WORKERS: String(opts.workers),
         LOG_LEVEL: opts.logLevel,
         DATA_DIR: path.join(scratch, 'data'),
         WEB_DIST: path.join(scratch, 'no-web'),
@@ -323,7 +334,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
 
     say(
       opts,
-      `start: ${opts.students} students within ${opts.startWindow} s, each then fetches the items…`,
+      `start: ${opts.students} students within ${opts.startWindow} s; the start answer carries the items${opts.fetchItems ? ', each then fetches them again' : ''}…`,
     );
     let c0 = await cpuSample(server.pid, pool, db.name);
     const startT0 = performance.now();
@@ -338,6 +349,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
         if (!isOk(reply)) return;
         onStarted(s, reply);
         lastStarted = Math.max(lastStarted, performance.now());
+        if (!opts.fetchItems) return;
         const sent = performance.now();
         stats.items.add(sent, await itemsCall(client, s, testId));
       },
@@ -574,7 +586,7 @@ export function formatReport(x: ExamDayResult): string {
     `exam-day ${x.at}: ${n0(o.students)} students, ${o.items} items, answers ${n0(o.rate)}/s for ${o.seconds} s, closed loop ${o.connections} clients × ${o.saturation} s`,
   );
   lines.push(
-    `PostgreSQL ${x.postgres.version} (synchronous_commit=${x.postgres.synchronousCommit}, fsync=${x.postgres.fsync}); ${x.machine.cpus} cores, load ${x.machine.loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${x.machine.loadAfter.map((l) => l.toFixed(2)).join(' ')} after; server LOG_LEVEL=${o.logLevel}`,
+    `PostgreSQL ${x.postgres.version} (synchronous_commit=${x.postgres.synchronousCommit}, fsync=${x.postgres.fsync}); ${x.machine.cpus} cores, load ${x.machine.loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${x.machine.loadAfter.map((l) => l.toFixed(2)).join(' ')} after; server LOG_LEVEL=${o.logLevel}, ${o.workers} worker process(es) for the server and the bare route`,
   );
   lines.push('');
   lines.push('| call | count | ok | errors | ok/s | p50 ms | p99 ms | p99.9 ms | max ms |');
@@ -651,6 +663,8 @@ export async function examDayCli(argv: string[]): Promise<number> {
       connections: { type: 'string' },
       saturation: { type: 'string' },
       'no-baseline': { type: 'boolean' },
+      'fetch-items': { type: 'boolean' },
+      workers: { type: 'string' },
       'log-level': { type: 'string' },
       'no-write': { type: 'boolean' },
       'keep-logs': { type: 'boolean' },
@@ -676,6 +690,8 @@ export async function examDayCli(argv: string[]): Promise<number> {
     connections: num(values.connections, d.connections),
     saturation: num(values.saturation, d.saturation),
     baseline: !values['no-baseline'],
+    fetchItems: values['fetch-items'] ?? false,
+    workers: Math.max(1, Math.round(num(values.workers, d.workers))),
     logLevel: values['log-level'] ?? d.logLevel,
     write: !values['no-write'],
     keepLogs: values['keep-logs'] ?? false,

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -5,11 +6,23 @@ import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createStorage } from './lib/files/storage.js';
 import { createMailer } from './lib/mail/mailer.js';
+import { superviseWorkers, workerCount } from './lib/workers.js';
 import { ensureAdmin } from './modules/auth/bootstrap.js';
 import { usersService } from './modules/users/users.service.js';
 
-/** Reads the configuration, opens and migrates the database, and serves until told to stop. */
+/**
+ * Reads the configuration, opens and migrates the database, and serves until told to stop. On
+ * PostgreSQL several processes serve one port (`WORKERS`, default one per core); each one
+ * migrates under the migration lock and runs the sweeper, which shares its work by row locks.
+ */
 async function main() {
+  const workers = workerCount();
+  if (cluster.isPrimary && workers > 1) {
+    superviseWorkers(workers, (msg) =>
+      console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg })),
+    );
+    return;
+  }
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

@@ -15,6 +15,10 @@ describe.skipIf(!process.env.DATABASE_URL)('exam day (scaled down)', () => {
       finishWindow: 2,
       saturation: 0,
       baseline: false,
+      // The player takes the items from the start; the smoke run checks GET …/items too.
+      fetchItems: true,
+      // Two processes, as on a two-core server: the sweeper and starts on both.
+      workers: 2,
       logLevel: 'warn',
       write: false,
       quiet: true,

@@ -1,0 +1,56 @@
+import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+
+/**
+ * How many server processes to run. The embedded database lives inside one process, so PGlite
+ * always gets one; on PostgreSQL `WORKERS` decides, else one per core: a process is one event
+ * loop, and on exam day thousands of starts in the same minute need every core.
+ */
+export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
+  if (!env.DATABASE_URL) return 1;
+  const wanted = env.WORKERS === undefined || env.WORKERS === '' ? NaN : Number(env.WORKERS);
+  if (Number.isInteger(wanted) && wanted >= 1) return Math.min(wanted, 64);
+  return availableParallelism();
+}
+
+type Log = (message: string) => void;
+
+/**
+ * Runs `count` worker processes of this script sharing one port, replaces one that dies (any
+ * process may be killed at any moment: only PostgreSQL holds state), and passes SIGTERM/SIGINT
+ * on, exiting once they are gone. Settings every worker must share are fixed here first.
+ */
+export function superviseWorkers(count: number, log: Log): void {
+  process.env.COOKIE_SECRET ||= randomBytes(32).toString('hex');
+  let stopping = false;
+  const recentDeaths: number[] = [];
+
+  const fork = () => cluster.fork();
+  for (let i = 0; i < count; i += 1) fork();
+
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    log(`worker ${worker.process.pid} ended (${signal ?? `code ${code}`}); starting another`);
+    const now = Date.now();
+    recentDeaths.push(now);
+    while (recentDeaths.length > 0 && (recentDeaths[0] ?? now) < now - 60_000) recentDeaths.shift();
+    // A worker that cannot start (bad settings, database down) should not spin the machine.
+    setTimeout(fork, recentDeaths.length > count * 3 ? 5_000 : 0);
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping ${Object.keys(cluster.workers ?? {}).length} workers`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    const force = setTimeout(() => process.exit(1), 12_000);
+    force.unref();
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
