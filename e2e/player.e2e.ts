@@ -639,6 +639,42 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     }
   });
 
+  it('shows extra time given by staff on the timer with the next saved answer', async () => {
+    const lang = 'ro';
+    const email = 'elena.stan@elevi.example.ro';
+    const { page, context } = await openAs(email, { lang });
+    await page.goto(`${podium.baseUrl}/test/${testId}`);
+    // Her attempt runs already (the clock test above): the player resumes it.
+    await page.getByRole('timer').waitFor();
+    const shownLeft = async () => {
+      const parts = (await page.getByRole('timer').innerText()).split(':').map(Number);
+      return parts.reduce((total, part) => total * 60 + part, 0);
+    };
+    const before = await shownLeft();
+    const staff = await apiLogin('profesor@example.ro');
+    const res = await fetch(
+      `${podium.baseUrl}/api/v1/test-player/tests/${testId}/students/${students.get(email)}/extra-time`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${staff.token}`,
+          userid: staff.userId,
+        },
+        body: JSON.stringify({ minutes: 10, reason: 'Calculatorul s-a blocat' }),
+      },
+    );
+    expect(res.status).toBe(200);
+    // Well before the 30-second state check: the next saved answer brings the new deadline.
+    const positions = await mapQuestions(page, lang);
+    await goTo(page, lang, positions, 'prime');
+    await option(page, lang, 'checkbox', '11').check();
+    await waitSaved(page, lang);
+    await expect.poll(shownLeft, { timeout: 5_000 }).toBeGreaterThan(before + 9 * 60);
+    await shot(page, 'player-extra-time-ro');
+    await context.close();
+  });
+
   it('at the end of the time asks the server, which ends the attempt, even with the clock an hour behind', async () => {
     const lang = 'ro';
     const email = 'andrei.dinu@elevi.example.ro';

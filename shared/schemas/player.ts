@@ -199,6 +199,11 @@ export const answerAckSchema = z.object({
   itemId: z.string(),
   seq: z.number(),
   savedAt: z.string(),
+  /**
+   * The attempt's deadline as it stands now: extra time given or a reopen reaches the
+   * student's timer with their next saved answer.
+   */
+  deadline: z.string(),
 });
 export type AnswerAck = z.infer<typeof answerAckSchema>;
 

@@ -177,6 +177,18 @@ describe('Extra time', () => {
     clock.set('2026-11-23T10:40:00.000Z');
     const ok = await kit.answer(s, w.test.id, { itemId: w.q.single, submittedAnswer: [1], seq: 1 });
     expect(ok.statusCode).toBe(200);
+    // The ack carries the new deadline: the student's timer moves with their next answer.
+    expect(body<{ deadline: string }>(ok).deadline).toBe('2026-11-23T10:45:00.000Z');
+    // A repeated (stale) write is acked with it too.
+    const again = await kit.answer(s, w.test.id, {
+      itemId: w.q.single,
+      submittedAnswer: [1],
+      seq: 1,
+    });
+    expect(body<{ deadline: string; seq: number }>(again)).toMatchObject({
+      seq: 1,
+      deadline: '2026-11-23T10:45:00.000Z',
+    });
     const refused = await kit.answer(other, w.test.id, {
       itemId: w.q.single,
       submittedAnswer: [1],

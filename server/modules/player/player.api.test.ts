@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type {
   MyTest,
@@ -5,7 +6,9 @@ import type {
   PlayerState,
   StartResponse,
 } from '../../../shared/schemas/player.js';
+import { phaseStudents, sessions, tests, users } from '../../db/schema.js';
 import { errorCode } from '../../test/app.js';
+import { stableItemOrder } from './player.dto.js';
 import {
   body,
   DURING,
@@ -162,6 +165,8 @@ describe('Starting', () => {
       const order = started.shuffledStudentItems.map((it) => it.itemId);
       for (const id of order) seen.add(id);
       orders.add(order.join(','));
+      // The order the database drew is the one an appeal reproduces from the seed.
+      expect(order).toEqual(stableItemOrder(w.test.seed, s.id, Object.values(w.q)));
     }
     expect(seen.size).toBe(4);
     expect(orders.size).toBeGreaterThan(1);
@@ -215,7 +220,13 @@ describe('Answering', () => {
       seq: 1,
     });
     expect(res.statusCode).toBe(200);
-    expect(body(res)).toEqual({ itemId: w.q.single, seq: 1, savedAt: DURING });
+    const started = body<StartResponse>(await kit.start(w.alice, w.test.id));
+    expect(body(res)).toEqual({
+      itemId: w.q.single,
+      seq: 1,
+      savedAt: DURING,
+      deadline: started.deadline,
+    });
     const items = body<StartResponse>(await kit.start(w.alice, w.test.id)).shuffledStudentItems;
     expect(items.find((i) => i.itemId === w.q.single)).toMatchObject({
       submittedAnswer: [1],
@@ -440,6 +451,42 @@ describe('Scope', () => {
     const other = await kit.world({ published: false });
     expect((await kit.start(other.alice, other.test.id)).statusCode).toBe(404);
     expect((await kit.state(other.alice, other.test.id)).statusCode).toBe(404);
+  });
+
+  it('publishes, registers and signs in on fresh rows: a refusal is never kept in memory', async () => {
+    const other = await kit.world({ published: false });
+    // Unpublished: 404, and the test's facts are now in the server's memory.
+    expect((await kit.start(other.alice, other.test.id)).statusCode).toBe(404);
+    await ctx.t.database.db
+      .update(tests)
+      .set({ published: true })
+      .where(eq(tests.id, other.test.id));
+    expect((await kit.start(other.alice, other.test.id)).statusCode).toBe(200);
+    // Not in the phase, then added to it: the second start works at once.
+    expect((await kit.start(other.dan, other.test.id)).statusCode).toBe(404);
+    await ctx.t.database.db
+      .insert(phaseStudents)
+      .values({ phaseId: other.phase.id, studentId: other.dan.id, source: 'enrolment' });
+    expect((await kit.start(other.dan, other.test.id)).statusCode).toBe(200);
+    // A teacher, no session, a revoked one, an inactive student: 403, 401, 401, 403.
+    expect((await kit.start(other.staff, other.test.id)).statusCode).toBe(403);
+    const url = `/api/v1/test-player/mytests/${other.test.id}`;
+    const payload = { termsAccepted: true };
+    expect((await ctx.t.app.inject({ method: 'POST', url, payload })).statusCode).toBe(401);
+    const bobHeaders = other.bob.headers;
+    await ctx.t.database.db
+      .update(users)
+      .set({ state: 'inactive' })
+      .where(eq(users.id, other.bob.id));
+    const inactive = await kit.start(other.bob, other.test.id);
+    expect(inactive.statusCode).toBe(403);
+    expect(errorCode(inactive)).toBe('OPERATION_NOT_PERMITTED');
+    await ctx.t.database.db
+      .update(sessions)
+      .set({ revokedAt: clock.now() })
+      .where(eq(sessions.userId, other.bob.id));
+    const revoked = await ctx.t.app.inject({ method: 'POST', url, payload, headers: bobHeaders });
+    expect(revoked.statusCode).toBe(401);
   });
 
   it('sends hybrid tests to the upload service (403 on start and answers)', async () => {

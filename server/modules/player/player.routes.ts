@@ -61,9 +61,18 @@ export const playerRoutes =
           body: startRequestSchema.optional(),
           response: { 200: startResponseSchema },
         },
-        preHandler: studentGuard,
       },
-      async (request) => player.start(actorOf(request), request.params.testId, request.body ?? {}),
+      async (request, reply) => {
+        // Fast path: the session is resolved in the start's own read.
+        const token = bearerToken(request);
+        const { testId } = request.params;
+        const body = request.body ?? {};
+        const started = token ? await player.tryStart(token, testId, body) : null;
+        if (started) return started;
+        // Slow path: the usual guard gives 401/403, then the service says what is wrong.
+        await studentGuard.call(app, request, reply);
+        return player.start(actorOf(request), testId, body);
+      },
     );
 
     r.put(

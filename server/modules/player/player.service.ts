@@ -49,8 +49,8 @@ const alreadyReviewed = () => new AppError('TEST_ALREADY_REVIEWED', 'The test is
 
 /** Most attempts one sweeper transaction finalises. */
 const SWEEP_BATCH = 50;
-/** How long a test's item statements are served from memory. */
-const CONTENT_TTL_MS = 5_000;
+/** How long a test's facts and item statements are served from memory. */
+const CACHE_TTL_MS = 5_000;
 
 /** The shape facts the answer statement checks against the item, computed once here. */
 function answerShape(answer: AnswerRequest['submittedAnswer']) {
@@ -73,31 +73,34 @@ export function playerService(deps: PlayerDeps) {
   const graceMs = deps.config.player.answerGraceSeconds * 1000;
   const writeAnswer = repo.answerWriter(deps.database);
   const queries = repo.playerQueries(db);
-  const contentCache = new Map<string, { at: number; rows: Promise<repo.ItemContentRow[]> }>();
+  const startStatement = repo.starter(deps.database);
 
   /**
-   * A test's items as every student sees them, read at most once per CONTENT_TTL_MS: on exam
-   * day thousands start the same test in the same minute. An edit of a question reaches
-   * students who start (or reload) after that much time.
+   * What every student of a test reads alike, kept CACHE_TTL_MS per test: on exam day
+   * thousands start the same test in the same minute. An organiser's edit reaches students
+   * who start (or reload) after that much time; a refusal is always decided on fresh rows.
    */
-  function testContent(testId: string): Promise<repo.ItemContentRow[]> {
-    const at = clock.now().getTime();
-    const fresh = (entry: { at: number }) => at >= entry.at && at - entry.at < CONTENT_TTL_MS;
-    const hit = contentCache.get(testId);
-    if (hit && fresh(hit)) return hit.rows;
-    if (contentCache.size > 200) {
-      for (const [key, value] of contentCache) {
-        if (!fresh(value)) contentCache.delete(key);
+  function perTestCache<T>(read: (testId: string) => Promise<T>) {
+    const entries = new Map<string, { at: number; value: Promise<T> }>();
+    return (testId: string): Promise<T> => {
+      const at = clock.now().getTime();
+      const fresh = (entry: { at: number }) => at >= entry.at && at - entry.at < CACHE_TTL_MS;
+      const hit = entries.get(testId);
+      if (hit && fresh(hit)) return hit.value;
+      if (entries.size > 200) {
+        for (const [key, entry] of entries) if (!fresh(entry)) entries.delete(key);
       }
-    }
-    const rows = queries.testContent(testId);
-    contentCache.set(testId, { at, rows });
-    // A failed read is not kept.
-    rows.catch(() => {
-      if (contentCache.get(testId)?.rows === rows) contentCache.delete(testId);
-    });
-    return rows;
+      const value = read(testId);
+      entries.set(testId, { at, value });
+      // A failed read is not kept.
+      value.catch(() => {
+        if (entries.get(testId)?.value === value) entries.delete(testId);
+      });
+      return value;
+    };
   }
+  const testContent = perTestCache((testId) => queries.testContent(testId));
+  const testFacts = perTestCache((testId) => queries.testFacts(testId));
 
   /** The test's items with this student's stored answers (none to read for a new attempt). */
   async function attemptItems(
@@ -251,7 +254,49 @@ export function playerService(deps: PlayerDeps) {
       itemId: body.itemId,
       seq: written.seq,
       savedAt: new Date(written.savedMs).toISOString(),
+      deadline: new Date(written.deadlineMs).toISOString(),
     };
+  }
+
+  /** The start once the test is known to be the student's, with their attempt as read. */
+  async function begin(
+    studentId: string,
+    test: StudentTestRow,
+    found: AttemptRow | undefined,
+    body: StartRequest,
+    now: Date,
+  ): Promise<StartResponse> {
+    if (test.phaseType !== 'online') throw forbidden();
+    const existing = await settle(found, now);
+    if (existing) {
+      if (existing.state === 'finished') throw alreadyReviewed();
+      return startResponse(test, existing, now);
+    }
+    if (testWindow(test, now) !== 'open') throw notActive('Outside the test window');
+    if (body.termsAccepted !== true) {
+      throw validationFailed([{ code: 'required', path: ['termsAccepted'] }]);
+    }
+    const rows = await attemptItems(test.testId, studentId, true);
+    const deadlineAt = new Date(
+      Math.min(now.getTime() + test.durationMinutes * 60_000, test.endDate.getTime()),
+    );
+    const attemptId = uuidv7(now.getTime());
+    const attempt = await queries.insertAttempt({
+      id: attemptId,
+      testId: test.testId,
+      studentId,
+      startedAt: now,
+      deadlineAt,
+      itemOrder: stableItemOrder(
+        test.seed,
+        studentId,
+        rows.map((r) => r.itemId),
+      ),
+    });
+    // Two first starts at once: the loser gets the winner's attempt (same order), whose
+    // answers it reads again.
+    if (attempt.state === 'finished') throw alreadyReviewed();
+    return startResponse(test, attempt, now, attempt.id === attemptId ? rows : undefined);
   }
 
   return {
@@ -277,37 +322,52 @@ export function playerService(deps: PlayerDeps) {
      */
     async start(actor: Actor, testId: string, body: StartRequest): Promise<StartResponse> {
       const now = clock.now();
-      const { test, attempt: existing } = await studentTest(actor, testId, now);
-      if (test.phaseType !== 'online') throw forbidden();
-      if (existing) {
-        if (existing.state === 'finished') throw alreadyReviewed();
-        return startResponse(test, existing, now);
-      }
-      if (testWindow(test, now) !== 'open') throw notActive('Outside the test window');
-      if (body.termsAccepted !== true) {
-        throw validationFailed([{ code: 'required', path: ['termsAccepted'] }]);
-      }
-      const rows = await attemptItems(testId, actor.id, true);
+      const { test, attempt } = await studentTest(actor, testId, now);
+      return begin(actor.id, test, attempt, body, now);
+    },
+
+    /**
+     * The start of exam day's first minute, in one statement: the session, the student's
+     * registration, grade and attempt, and the new attempt when there is none; the test's
+     * facts and statements come from memory. Null when the session is not a signed-in,
+     * registered, active student's, or when anything would be refused: the full guard and
+     * `start` then decide on fresh rows and say why.
+     */
+    async tryStart(
+      token: string,
+      testId: string,
+      body: StartRequest,
+    ): Promise<StartResponse | null> {
+      const now = clock.now();
+      const facts = await testFacts(testId);
+      if (facts?.phaseType !== 'online' || !facts.published) return null;
+      const mayCreate = body.termsAccepted === true && testWindow(facts, now) === 'open';
       const deadlineAt = new Date(
-        Math.min(now.getTime() + test.durationMinutes * 60_000, test.endDate.getTime()),
+        Math.min(now.getTime() + facts.durationMinutes * 60_000, facts.endDate.getTime()),
       );
-      const attemptId = uuidv7(now.getTime());
-      const attempt = await queries.insertAttempt({
-        id: attemptId,
+      const row = await startStatement([
+        sha256(token),
+        now.toISOString(),
+        facts.phaseId,
+        facts.editionId,
         testId,
-        studentId: actor.id,
-        startedAt: now,
-        deadlineAt,
-        itemOrder: stableItemOrder(
-          test.seed,
-          actor.id,
-          rows.map((r) => r.itemId),
-        ),
-      });
-      // Two first starts at once: the loser gets the winner's attempt (same order), whose
-      // answers it reads again.
-      if (attempt.state === 'finished') throw alreadyReviewed();
-      return startResponse(test, attempt, now, attempt.id === attemptId ? rows : undefined);
+        uuidv7(now.getTime()),
+        deadlineAt.toISOString(),
+        facts.seed,
+        `{${facts.grades.join(',')}}`,
+        mayCreate,
+      ]);
+      if (!row) return null;
+      const test: StudentTestRow = { ...facts, registered: row.in_phase, grade: row.grade };
+      if (!isStudentsTest(test)) return null;
+      const attempt = repo.attemptOfStart(row, testId);
+      if (!attempt) return null;
+      if (row.inserted) {
+        return startResponse(test, attempt, now, await attemptItems(testId, row.id, true));
+      }
+      // Running already (a reload): the same answer as `start`, unless it is over.
+      if (attempt.state !== 'in_progress' || isOverdue(attempt, now)) return null;
+      return startResponse(test, attempt, now);
     },
 
     /** Why an answer was not written, as an error; or the ack of a stale or repeated write. */
@@ -329,7 +389,12 @@ export function playerService(deps: PlayerDeps) {
       }
       const stored = await repo.storedAnswer(db, testId, actor.id, body.itemId);
       if (stored && stored.seq >= body.seq) {
-        return { itemId: body.itemId, seq: stored.seq, savedAt: stored.updatedAt.toISOString() };
+        return {
+          itemId: body.itemId,
+          seq: stored.seq,
+          savedAt: stored.updatedAt.toISOString(),
+          deadline: attempt.deadlineAt.toISOString(),
+        };
       }
       // Everything but the answer's shape checks out: either it does not fit the item, or
       // something changed in between (a reopen, a newer write) and one more try settles it.

@@ -160,6 +160,8 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
         const r = await saveAnswer(testId, answer);
         addSample(clockSample(r.data.savedAt, r.sentMono, r.receivedMono));
         reachable();
+        // Every saved answer brings the deadline as it stands: extra time shows at once.
+        applyDeadline(r.data.deadline);
         if (r.data.seq === answer.seq) await keepAcknowledged(answer);
         return r.data;
       },
@@ -198,6 +200,20 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
     void store.clear().catch(() => undefined);
   };
 
+  /** Extra time or a reopened attempt shows on the timer at once. */
+  function applyDeadline(deadline: string) {
+    const deadlineMs = Date.parse(deadline);
+    if (Number.isNaN(deadlineMs)) return;
+    saveSnapshot(deadline);
+    if (state.phase === 'finished' || state.phase === 'ended') return;
+    if (deadlineMs === state.deadlineMs) return;
+    const isOver = remainingSeconds(deadlineMs, serverNow()) === 0;
+    update({
+      deadlineMs,
+      phase: state.phase === 'timeUp' && !isOver ? 'running' : state.phase,
+    });
+  }
+
   async function checkState(): Promise<void> {
     if (disposed) return;
     try {
@@ -209,15 +225,7 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
         return;
       }
       if (r.data.state !== 'in_progress' || !r.data.deadline) return;
-      const deadlineMs = Date.parse(r.data.deadline);
-      saveSnapshot(r.data.deadline);
-      if (state.phase === 'finished' || state.phase === 'ended') return;
-      // Extra time or a reopened attempt shows on the timer at once.
-      const isOver = remainingSeconds(deadlineMs, serverNow()) === 0;
-      update({
-        deadlineMs,
-        phase: state.phase === 'timeUp' && !isOver ? 'running' : state.phase,
-      });
+      applyDeadline(r.data.deadline);
     } catch (error) {
       if (isTransient(error)) update({ unreachable: true });
     }
@@ -253,6 +261,11 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
     void checkState();
   };
   window.addEventListener('online', handleOnline);
+  // Back to the test after another tab or a locked phone: the deadline may have moved.
+  const handleVisible = () => {
+    if (document.visibilityState === 'visible') void checkState();
+  };
+  document.addEventListener('visibilitychange', handleVisible);
 
   if (init.sample) saveSnapshot(snapshot.deadline);
   void store.writeSnapshot(snapshot).catch(() => undefined);
@@ -309,6 +322,7 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
       for (const id of timers) clearTimeout(id);
       timers.clear();
       window.removeEventListener('online', handleOnline);
+      document.removeEventListener('visibilitychange', handleVisible);
     },
   };
 }

@@ -34,6 +34,7 @@ function fakeServer() {
         itemId: answer.itemId,
         seq: stored.get(answer.itemId)?.seq ?? answer.seq,
         savedAt: new Date(0).toISOString(),
+        deadline: new Date(3_600_000).toISOString(),
       };
     },
   };
