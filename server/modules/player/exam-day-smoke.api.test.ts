@@ -12,6 +12,7 @@ describe.skipIf(!process.env.DATABASE_URL)('exam day (scaled down)', () => {
       seconds: 10,
       rate: 200,
       startWindow: 2,
+      arrival: 2,
       finishWindow: 2,
       saturation: 0,
       baseline: false,
@@ -25,6 +26,7 @@ describe.skipIf(!process.env.DATABASE_URL)('exam day (scaled down)', () => {
     });
     const context = JSON.stringify({ calls: result.calls, reconciliation: result.reconciliation });
     const calls = Object.fromEntries(result.calls.map((c) => [c.call.split(' ')[0], c]));
+    expect(calls.my?.ok, context).toBe(200); // my tests, before the start
     expect(calls.start?.ok, context).toBe(200);
     expect(calls.items?.ok, context).toBe(200);
     expect(calls.answer?.ok, context).toBe(2000);
