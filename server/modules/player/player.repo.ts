@@ -56,7 +56,8 @@ export type StudentTestRow = {
 const studentId = sql.placeholder('studentId');
 const testIdParam = sql.placeholder('testId');
 
-const studentTestColumns = {
+/** A test with its competition: what every student of it reads alike. */
+const testFactsColumns = {
   testId: tests.id,
   name: tests.name,
   subject: tests.subject,
@@ -75,6 +76,11 @@ const studentTestColumns = {
   editionName: editions.name,
   examId: exams.id,
   examName: exams.name,
+};
+
+/** The test, the student's facts about it and their attempt. */
+const studentTestColumns = {
+  ...testFactsColumns,
   registered: sql<boolean>`${phaseStudents.studentId} is not null`,
   // The grade the student is enrolled with in this edition; their profile grade otherwise.
   grade: sql<
@@ -174,26 +180,7 @@ export function playerQueries(db: Db) {
     .prepare('player_student_tests_v1');
   // The test with its competition, without any student: what a start needs to know first.
   const facts = db
-    .select({
-      testId: tests.id,
-      name: tests.name,
-      subject: tests.subject,
-      grades: tests.grades,
-      startDate: tests.startDate,
-      endDate: tests.endDate,
-      durationMinutes: tests.durationMinutes,
-      totalScore: tests.totalScore,
-      seed: tests.seed,
-      published: tests.published,
-      phaseId: phases.id,
-      phaseName: phases.name,
-      phaseType: phases.type,
-      phaseState: phases.state,
-      editionId: editions.id,
-      editionName: editions.name,
-      examId: exams.id,
-      examName: exams.name,
-    })
+    .select(testFactsColumns)
     .from(tests)
     .innerJoin(phases, and(eq(phases.id, tests.phaseId), isNull(phases.deletedAt)))
     .innerJoin(editions, and(eq(editions.id, phases.editionId), isNull(editions.deletedAt)))
