@@ -30,6 +30,7 @@ import {
   toPlayerState,
   toResultItems,
 } from './player.dto.js';
+import * as hot from './player.hot.repo.js';
 import { canHandleIncidents, isStudentsTest, seesIncidents } from './player.policy.js';
 import type { AttemptRow, StudentTestRow } from './player.repo.js';
 import * as repo from './player.repo.js';
@@ -71,9 +72,9 @@ export function playerService(deps: PlayerDeps) {
   const { db } = deps.database;
   const { clock, storage } = deps;
   const graceMs = deps.config.player.answerGraceSeconds * 1000;
-  const writeAnswer = repo.answerWriter(deps.database);
+  const writeAnswer = hot.answerWriter(deps.database);
   const queries = repo.playerQueries(db);
-  const startStatement = repo.starter(deps.database);
+  const startStatement = hot.starter(deps.database);
 
   /**
    * What every student of a test reads alike, kept CACHE_TTL_MS per test: on exam day
@@ -360,7 +361,7 @@ export function playerService(deps: PlayerDeps) {
       if (!row) return null;
       const test: StudentTestRow = { ...facts, registered: row.in_phase, grade: row.grade };
       if (!isStudentsTest(test)) return null;
-      const attempt = repo.attemptOfStart(row, testId);
+      const attempt = hot.attemptOfStart(row, testId);
       if (!attempt) return null;
       if (row.inserted) {
         return startResponse(test, attempt, now, await attemptItems(testId, row.id, true));

@@ -1,0 +1,222 @@
+import { sql } from 'drizzle-orm';
+import { MAX_TYPED_ANSWER_LENGTH } from '../../../shared/schemas/player.js';
+import type { Database } from '../../db/client.js';
+import type { AttemptRow } from './player.repo.js';
+
+// Exam day's two hottest calls, each one SQL statement and one round trip: the start and the
+// answer write. Plain SQL text, sent as named prepared statements on PostgreSQL.
+
+/**
+ * Resolves the session, checks the attempt (running, not past deadline plus grace, the item
+ * is one of its items) and the answer's shape against the item, and upserts the answer keeping
+ * the highest `seq`, all in one statement. The attempt row is taken FOR KEY SHARE, which
+ * waits for a finish (FOR UPDATE) and then sees the attempt finished, so no answer is stored
+ * after the answers were scored. No row back means nothing was written: the caller finds out
+ * why on the slow path.
+ *
+ * Parameters: $1 token hash, $2 server now, $3 cutoff (now - grace), $4 test id, $5 item id,
+ * $6 answer (jsonb or null), $7 seq, $8 new answer id, $9 answer kind ('null' | 'array' |
+ * 'string'), $10 array length or string length, $11 highest index (-1 if none).
+ */
+export const ANSWER_UPSERT_SQL = `
+with s as (
+  select u.id from sessions se join users u on u.id = se.user_id
+  where se.token_hash = $1 and se.revoked_at is null and se.expires_at > $2::timestamptz
+    and u.deleted_at is null and u.type = 'student' and u.state = 'active' and u.registered
+), a as (
+  select at.id, at.student_id, at.deadline_at from attempts at
+  where at.test_id = $4::uuid and at.student_id = (select id from s)
+    and at.state = 'in_progress' and at.deadline_at >= $3::timestamptz
+    and $5::uuid = any(at.item_order)
+  for key share
+), q as (
+  select 1 from questions q
+  where q.id = $5::uuid and case $9::text
+    when 'null' then true
+    when 'array' then q.item_type in ('single', 'multiple')
+      and (q.item_type = 'multiple' or $10::int <= 1)
+      and $11::int < jsonb_array_length(q.item_answers)
+    else (q.item_type = 'open' or (q.item_type = 'numeric' and $10::int <= ${MAX_TYPED_ANSWER_LENGTH}))
+  end
+)
+insert into answers as an
+  (id, test_id, student_id, question_id, attempt_id, submitted_answer, seq, updated_at)
+select $8::uuid, $4::uuid, a.student_id, $5::uuid, a.id, $6::jsonb, $7::int, $2::timestamptz
+from a, q
+on conflict (test_id, student_id, question_id) do update
+  set submitted_answer = excluded.submitted_answer, seq = excluded.seq,
+      updated_at = excluded.updated_at, attempt_id = excluded.attempt_id
+  where an.seq < excluded.seq
+returning an.seq, (extract(epoch from an.updated_at) * 1000)::float8 as saved_ms,
+  (extract(epoch from (select a.deadline_at from a)) * 1000)::float8 as deadline_ms`;
+
+export type AnswerUpsertParams = [
+  tokenHash: string,
+  now: string,
+  cutoff: string,
+  testId: string,
+  itemId: string,
+  answer: string | null,
+  seq: number,
+  answerId: string,
+  kind: 'null' | 'array' | 'string',
+  length: number,
+  maxIndex: number,
+];
+
+/**
+ * The whole start in one statement: resolves the session to a signed-in, registered, active
+ * student; reads whether they are registered in the test's phase, the grade they take part
+ * with and their attempt; and, when asked to ($10) and the student may take the test, creates
+ * the attempt with the items in the student's stable order (the same order as
+ * `stableItemOrder`: by SHA-256 of "seed:student:item", compared bytewise). No row: no such
+ * session or not a student who may start. A new attempt is visible in `inserted`; an existing
+ * one (or a first start lost to a concurrent one: neither) is decided by the caller.
+ *
+ * Parameters: $1 token hash, $2 server now, $3 phase id, $4 edition id, $5 test id, $6 new
+ * attempt id, $7 its deadline, $8 the test's seed, $9 the test's grades, $10 create.
+ */
+export const START_SQL = `
+with s as (
+  select u.id, u.grade from sessions se join users u on u.id = se.user_id
+  where se.token_hash = $1 and se.revoked_at is null and se.expires_at > $2::timestamptz
+    and u.deleted_at is null and u.type = 'student' and u.state = 'active' and u.registered
+), f as (
+  select s.id,
+    exists (select 1 from phase_students ps where ps.phase_id = $3::uuid and ps.student_id = s.id)
+      as in_phase,
+    coalesce((select es.grade from edition_students es
+      where es.edition_id = $4::uuid and es.student_id = s.id), s.grade) as grade
+  from s
+), ins as (
+  insert into attempts (id, test_id, student_id, state, started_at, deadline_at, item_order)
+  select $6::uuid, $5::uuid, f.id, 'in_progress', $2::timestamptz, $7::timestamptz,
+    array(select ti.question_id from test_items ti where ti.test_id = $5::uuid
+      order by sha256(convert_to($8::text || ':' || f.id::text || ':' || ti.question_id::text, 'UTF8')))
+  from f
+  where $10::boolean and f.in_phase and f.grade = any($9::int[])
+  on conflict (test_id, student_id) do nothing
+  returning *
+)
+select f.id, f.in_phase, f.grade, ins.id is not null as inserted,
+  coalesce(ins.id, at.id) as attempt_id,
+  coalesce(ins.state, at.state) as attempt_state,
+  coalesce(ins.started_at, at.started_at) as started_at,
+  coalesce(ins.deadline_at, at.deadline_at) as deadline_at,
+  coalesce(ins.extra_seconds, at.extra_seconds) as extra_seconds,
+  coalesce(ins.item_order, at.item_order)::text[] as item_order,
+  coalesce(ins.finished_at, at.finished_at) as finished_at,
+  coalesce(ins.finished_by, at.finished_by) as finished_by,
+  coalesce(ins.score, at.score)::float8 as score,
+  coalesce(ins.created_at, at.created_at) as created_at
+from f
+left join ins on true
+left join attempts at on at.test_id = $5::uuid and at.student_id = f.id`;
+
+export type StartParams = [
+  tokenHash: string,
+  now: string,
+  phaseId: string,
+  editionId: string,
+  testId: string,
+  attemptId: string,
+  deadline: string,
+  seed: string,
+  grades: string,
+  create: boolean,
+];
+
+export type StartRow = {
+  id: string;
+  in_phase: boolean;
+  inserted: boolean;
+  grade: number | null;
+  attempt_id: string | null;
+  attempt_state: 'in_progress' | 'finished' | null;
+  started_at: Date | string | null;
+  deadline_at: Date | string | null;
+  extra_seconds: number | null;
+  item_order: string[] | null;
+  finished_at: Date | string | null;
+  finished_by: 'student' | 'sweeper' | 'staff' | null;
+  score: number | null;
+  created_at: Date | string | null;
+};
+
+const asDate = (value: Date | string | null): Date | null =>
+  value === null ? null : value instanceof Date ? value : new Date(value);
+
+/** The attempt of a start row, if the student has one. */
+export function attemptOfStart(row: StartRow, testId: string): AttemptRow | undefined {
+  const startedAt = asDate(row.started_at);
+  const deadlineAt = asDate(row.deadline_at);
+  const createdAt = asDate(row.created_at);
+  if (!row.attempt_id || !row.attempt_state || !startedAt || !deadlineAt || !createdAt) {
+    return undefined;
+  }
+  return {
+    id: row.attempt_id,
+    testId,
+    studentId: row.id,
+    state: row.attempt_state,
+    startedAt,
+    deadlineAt,
+    extraSeconds: row.extra_seconds ?? 0,
+    itemOrder: row.item_order ?? [],
+    finishedAt: asDate(row.finished_at),
+    finishedBy: row.finished_by,
+    score: row.score === null ? null : Number(row.score),
+    createdAt,
+  };
+}
+
+/** Binds `$n` placeholders for drizzle (PGlite has no pool to send them as they are). */
+function bindPositional(text: string, values: readonly unknown[]) {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(
+    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`)),
+  );
+}
+
+/**
+ * A hot statement of exam day: on PostgreSQL a named prepared statement straight on the pool
+ * (parsed and planned once per connection, no query builder on the way), on PGlite through
+ * drizzle.
+ */
+function rawStatement<P extends readonly unknown[], R>(
+  database: Pick<Database, 'db' | 'pool'>,
+  name: string,
+  text: string,
+) {
+  const { pool, db } = database;
+  return async (params: P): Promise<R[]> => {
+    if (pool) {
+      const result = await pool.query({ name, text, values: [...params] });
+      return result.rows as R[];
+    }
+    const result = await db.execute(bindPositional(text, params));
+    return (result as unknown as { rows: R[] }).rows;
+  };
+}
+
+/** Runs the start statement (see START_SQL). */
+export function starter(database: Pick<Database, 'db' | 'pool'>) {
+  const run = rawStatement<StartParams, StartRow>(database, 'player_start_v1', START_SQL);
+  return async (params: StartParams) => (await run(params))[0];
+}
+
+/** Runs the answer upsert (see ANSWER_UPSERT_SQL). */
+export function answerWriter(database: Pick<Database, 'db' | 'pool'>) {
+  const run = rawStatement<
+    AnswerUpsertParams,
+    { seq: number; saved_ms: number; deadline_ms: number }
+  >(database, 'player_answer_upsert_v2', ANSWER_UPSERT_SQL);
+  return async (
+    params: AnswerUpsertParams,
+  ): Promise<{ seq: number; savedMs: number; deadlineMs: number } | null> => {
+    const row = (await run(params))[0];
+    return row
+      ? { seq: Number(row.seq), savedMs: Number(row.saved_ms), deadlineMs: Number(row.deadline_ms) }
+      : null;
+  };
+}
