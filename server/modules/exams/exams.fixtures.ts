@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { makeEdition, makeExam, makePhase } from '../../db/factories.js';
+import { auditEvents, phaseStudents, phases } from '../../db/schema.js';
 import type { TestApp } from '../../test/app.js';
 
 /** Helpers for the exam-mgmt API tests: people with their sign-in headers, calls, a world. */
@@ -59,7 +61,19 @@ export function examsKit(t: TestApp) {
     });
   }
 
-  return { call, q, person, world, phase };
+  const db = t.database.db;
+  /** A phase's students as `id:source:result`, sorted. */
+  const participants = async (phaseId: string) =>
+    (await db.select().from(phaseStudents).where(eq(phaseStudents.phaseId, phaseId)))
+      .map((r) => `${r.studentId}:${r.source}:${r.result}`)
+      .sort();
+  const phaseRow = async (id: string) =>
+    (await db.select().from(phases).where(eq(phases.id, id)))[0];
+  /** The audited actions on an entity. */
+  const auditActions = async (id: string) =>
+    (await db.select().from(auditEvents).where(eq(auditEvents.entityId, id))).map((e) => e.action);
+
+  return { call, q, person, world, phase, participants, phaseRow, auditActions };
 }
 
 /** The error code of an error response. */

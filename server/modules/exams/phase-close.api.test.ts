@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEnrolment } from '../../db/factories.js';
-import { auditEvents, phaseStudents, phases } from '../../db/schema.js';
+import { phaseStudents } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { codeOf, detailsOf, examsKit, type Person } from './exams.fixtures.js';
 
@@ -18,25 +18,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const _DATE_DETAILS = { startDate: ['invalid_date'], endDate: ['invalid_date'] };
-const _phaseBody = (start: string, end: string, extra: object = {}) => ({
-  name: 'Etapa locală',
-  type: 'online',
-  startDate: start,
-  endDate: end,
-  ...extra,
-});
-const participants = async (phaseId: string) =>
-  (await t.database.db.select().from(phaseStudents).where(eq(phaseStudents.phaseId, phaseId)))
-    .map((r) => `${r.studentId}:${r.source}:${r.result}`)
-    .sort();
-const phaseRow = async (id: string) =>
-  (await t.database.db.select().from(phases).where(eq(phases.id, id)))[0];
-const auditActions = async (id: string) =>
-  (await t.database.db.select().from(auditEvents).where(eq(auditEvents.entityId, id))).map(
-    (e) => e.action,
-  );
-
 describe('PUT …/phases/{phaseId}/finish', () => {
   it('without a next phase fails with EDITION_PHASE_NOT_CREATED and changes nothing', async () => {
     const w = await kit.world();
@@ -44,8 +25,8 @@ describe('PUT …/phases/{phaseId}/finish', () => {
     const res = await kit.call('PUT', `${w.editionUrl}/phases/${p.id}/finish`, admin.headers);
     expect(res.statusCode).toBe(409);
     expect(codeOf(res)).toBe('EDITION_PHASE_NOT_CREATED');
-    expect((await phaseRow(p.id))?.state).toBe('open');
-    expect(await auditActions(p.id)).not.toContain('phase.close');
+    expect((await kit.phaseRow(p.id))?.state).toBe('open');
+    expect(await kit.auditActions(p.id)).not.toContain('phase.close');
   });
 
   it('closes once and advances exactly the admitted students; a second close is the same', async () => {
@@ -76,7 +57,7 @@ describe('PUT …/phases/{phaseId}/finish', () => {
       expect(codeOf(await kit.call('PUT', url, p.headers))).toBe('OPERATION_NOT_PERMITTED');
     }
     expect((await kit.call('PUT', url, w.outsider.headers)).statusCode).toBe(404);
-    expect((await phaseRow(first.id))?.state).toBe('open');
+    expect((await kit.phaseRow(first.id))?.state).toBe('open');
 
     // Two at once: both answer the same, one effect.
     const [a, b] = await Promise.all([
@@ -89,11 +70,11 @@ describe('PUT …/phases/{phaseId}/finish', () => {
     expect(b.json()).toEqual(a.json());
     const again = await kit.call('PUT', url, admin.headers);
     expect(again.json()).toEqual(a.json());
-    expect((await phaseRow(first.id))?.closedAt).toBeInstanceOf(Date);
-    expect(await participants(second.id)).toEqual(
+    expect((await kit.phaseRow(first.id))?.closedAt).toBeInstanceOf(Date);
+    expect(await kit.participants(second.id)).toEqual(
       [`${yes1?.id}:advanced:null`, `${yes2?.id}:advanced:null`].sort(),
     );
-    expect((await auditActions(first.id)).filter((x) => x === 'phase.close')).toHaveLength(1);
+    expect((await kit.auditActions(first.id)).filter((x) => x === 'phase.close')).toHaveLength(1);
 
     // Results are frozen once the phase is closed.
     const change = await kit.call(
@@ -131,14 +112,14 @@ describe('PUT …/phases/{phaseId}/review', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().reviewStarted).toBe(true);
     expect((await kit.call('PUT', url(hybrid.id), admin.headers)).json().reviewStarted).toBe(true);
-    expect((await auditActions(hybrid.id)).filter((a) => a === 'phase.review.start')).toHaveLength(
-      1,
-    );
+    expect(
+      (await kit.auditActions(hybrid.id)).filter((a) => a === 'phase.review.start'),
+    ).toHaveLength(1);
 
     const onlineRes = await kit.call('PUT', url(online.id), admin.headers);
     expect(codeOf(onlineRes)).toBe('CLIENT_ERROR');
     expect(detailsOf(onlineRes)).toEqual({ type: ['invalid'] });
     expect(codeOf(await kit.call('PUT', url(closed.id), admin.headers))).toBe('PHASE_CLOSED');
-    expect((await phaseRow(online.id))?.reviewStarted).toBe(false);
+    expect((await kit.phaseRow(online.id))?.reviewStarted).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEnrolment } from '../../db/factories.js';
-import { auditEvents, phaseStudents, phases } from '../../db/schema.js';
+import { phases } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { codeOf, detailsOf, examsKit, type Person } from './exams.fixtures.js';
 
@@ -26,17 +26,6 @@ const phaseBody = (start: string, end: string, extra: object = {}) => ({
   endDate: end,
   ...extra,
 });
-const participants = async (phaseId: string) =>
-  (await t.database.db.select().from(phaseStudents).where(eq(phaseStudents.phaseId, phaseId)))
-    .map((r) => `${r.studentId}:${r.source}:${r.result}`)
-    .sort();
-const phaseRow = async (id: string) =>
-  (await t.database.db.select().from(phases).where(eq(phases.id, id)))[0];
-const auditActions = async (id: string) =>
-  (await t.database.db.select().from(auditEvents).where(eq(auditEvents.entityId, id))).map(
-    (e) => e.action,
-  );
-
 describe('POST …/phases', () => {
   it('creates phases for exam admins; the first one takes every enrolled student', async () => {
     const w = await kit.world();
@@ -70,10 +59,10 @@ describe('POST …/phases', () => {
       mediationThreshold: 0.2,
       closedAt: null,
     });
-    expect(await participants(first._id)).toEqual(
+    expect(await kit.participants(first._id)).toEqual(
       [`${s1.id}:enrolment:null`, `${s2.id}:enrolment:null`].sort(),
     );
-    expect(await auditActions(first._id)).toContain('phase.create');
+    expect(await kit.auditActions(first._id)).toContain('phase.create');
 
     // A later phase takes nobody by itself; one placed before becomes the first.
     const later = await kit.call(
@@ -82,15 +71,15 @@ describe('POST …/phases', () => {
       admin.headers,
       phaseBody('2027-01-10T08:00:00Z', '2027-01-10T12:00:00Z'),
     );
-    expect(await participants(later.json()._id)).toEqual([]);
+    expect(await kit.participants(later.json()._id)).toEqual([]);
     const earlier = await kit.call(
       'POST',
       `${w.editionUrl}/phases`,
       admin.headers,
       phaseBody('2026-11-01T08:00:00Z', '2026-11-01T12:00:00Z'),
     );
-    expect(await participants(earlier.json()._id)).toHaveLength(2);
-    expect(await participants(first._id)).toEqual([]);
+    expect(await kit.participants(earlier.json()._id)).toHaveLength(2);
+    expect(await kit.participants(first._id)).toEqual([]);
 
     const list = await kit.call('GET', `${w.editionUrl}/phases`, w.coordinator.headers);
     expect((list.json() as { _id: string }[]).map((p) => p._id)).toEqual([
@@ -260,7 +249,7 @@ describe('GET|PATCH|POST …/phases/{phaseId}', () => {
       endDate: '2026-12-09T08:00:00Z',
     });
     expect(codeOf(reversed)).toBe('INVALID_PHASE_DATES');
-    expect((await phaseRow(b.id))?.startDate.toISOString()).toBe('2026-12-10T08:00:00.000Z');
+    expect((await kit.phaseRow(b.id))?.startDate.toISOString()).toBe('2026-12-10T08:00:00.000Z');
     // Its own dates are no overlap.
     expect(
       (
@@ -278,7 +267,7 @@ describe('GET|PATCH|POST …/phases/{phaseId}', () => {
     expect((await kit.call('PATCH', url, admin.headers, { allPublished: true })).statusCode).toBe(
       400,
     );
-    expect(await auditActions(b.id)).toContain('phase.update');
+    expect(await kit.auditActions(b.id)).toContain('phase.update');
   });
 
   it('lets a closed phase change only its name (PHASE_CLOSED)', async () => {
@@ -291,6 +280,6 @@ describe('GET|PATCH|POST …/phases/{phaseId}', () => {
     const res = await kit.call('PATCH', url, admin.headers, { registrationOpen: true });
     expect(res.statusCode).toBe(409);
     expect(codeOf(res)).toBe('PHASE_CLOSED');
-    expect((await phaseRow(p.id))?.registrationOpen).toBe(false);
+    expect((await kit.phaseRow(p.id))?.registrationOpen).toBe(false);
   });
 });
