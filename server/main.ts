@@ -2,12 +2,13 @@ import cluster from 'node:cluster';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, warmPool } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createStorage } from './lib/files/storage.js';
 import { createMailer } from './lib/mail/mailer.js';
-import { superviseWorkers, workerCount } from './lib/workers.js';
+import { poolSizePerWorker, superviseWorkers, workerCount } from './lib/workers.js';
 import { ensureAdmin } from './modules/auth/bootstrap.js';
+import { warmPlayerConnection } from './modules/player/player.service.js';
 import { usersService } from './modules/users/users.service.js';
 
 /**
@@ -27,8 +28,12 @@ async function main() {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pgdata'),
+    poolSize: poolSizePerWorker(workers),
+    keepConnections: true,
   });
   await migrate(database);
+  // Every connection open and exam day's statements planned before the first request.
+  if (database.pool) await warmPool(database.pool, warmPlayerConnection);
 
   const log = { info: (obj: object, msg?: string) => app.log.info(obj, msg) };
   const app = await buildApp({

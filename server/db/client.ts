@@ -29,14 +29,18 @@ export type DatabaseOptions = {
   /** PGlite data directory; `memory://` for a throwaway database. */
   pgliteDir?: string;
   poolSize?: number;
+  /** Keeps every connection the pool opened (the server; tests let idle ones go). */
+  keepConnections?: boolean;
 };
 
 /** PostgreSQL when a URL is given, else PGlite persisted under `pgliteDir`. */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
+    const max = opts.poolSize ?? 20;
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 20,
+      max,
+      min: opts.keepConnections ? max : 0,
       idleTimeoutMillis: 30_000,
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
@@ -65,4 +69,30 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * Opens every connection of the pool now and runs `warm` on each, so that a burst (exam day's
+ * first second) finds backends started, catalogs read and hot statements planned instead of
+ * paying for all of it at once. A connection that fails is skipped: the pool opens another
+ * when needed.
+ */
+export async function warmPool(
+  pool: pg.Pool,
+  warm: (client: pg.PoolClient) => Promise<void>,
+): Promise<number> {
+  const size = pool.options.max ?? 10;
+  const opened = await Promise.allSettled(Array.from({ length: size }, () => pool.connect()));
+  const clients = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+  await Promise.all(
+    clients.map(async (client) => {
+      try {
+        await warm(client);
+        client.release();
+      } catch (err) {
+        client.release(err instanceof Error ? err : true);
+      }
+    }),
+  );
+  return clients.length;
 }

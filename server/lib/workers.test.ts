@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { workerCount } from './workers.js';
+import { poolSizePerWorker, workerCount } from './workers.js';
 
 describe('workerCount', () => {
   const pg = 'postgres://podium@db.example.ro/podium';
@@ -20,6 +20,22 @@ describe('workerCount', () => {
   it('takes a WORKERS that is not a whole number above zero as unset', () => {
     for (const bad of ['', '0', '-2', '1.5', 'many']) {
       expect(workerCount({ DATABASE_URL: pg, WORKERS: bad }), bad).toBe(availableParallelism());
+    }
+  });
+});
+
+describe('poolSizePerWorker', () => {
+  it('gives each process 20 connections, fewer when many processes would pass 80 together', () => {
+    expect(poolSizePerWorker(1, {})).toBe(20);
+    expect(poolSizePerWorker(4, {})).toBe(20);
+    expect(poolSizePerWorker(8, {})).toBe(10);
+    expect(poolSizePerWorker(64, {})).toBe(2);
+  });
+
+  it('takes DATABASE_POOL_SIZE when it is a whole number above zero', () => {
+    expect(poolSizePerWorker(2, { DATABASE_POOL_SIZE: '50' })).toBe(50);
+    for (const bad of ['', '0', '-1', '2.5', 'lots']) {
+      expect(poolSizePerWorker(2, { DATABASE_POOL_SIZE: bad }), bad).toBe(20);
     }
   });
 });

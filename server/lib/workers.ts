@@ -14,6 +14,17 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
   return availableParallelism();
 }
 
+/**
+ * Database connections each server process keeps: `DATABASE_POOL_SIZE` when it is a whole
+ * number above zero, else 20 shared down so that all processes together stay within 80 (under
+ * PostgreSQL's default of 100 connections, leaving room for the migrations, psql and backups).
+ */
+export function poolSizePerWorker(workers: number, env: NodeJS.ProcessEnv = process.env): number {
+  const wanted = env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : NaN;
+  if (Number.isInteger(wanted) && wanted >= 1) return wanted;
+  return Math.max(2, Math.min(20, Math.floor(80 / Math.max(1, workers))));
+}
+
 type Log = (message: string) => void;
 
 /**

@@ -6,6 +6,10 @@ import type { AttemptRow } from './player.repo.js';
 // Exam day's two hottest calls, each one SQL statement and one round trip: the start and the
 // answer write. Plain SQL text, sent as named prepared statements on PostgreSQL.
 
+const START_NAME = 'player_start_v1';
+const ANSWER_NAME = 'player_answer_upsert_v2';
+const ANSWER_MANY_NAME = 'player_answer_upsert_many_v1';
+
 /**
  * Resolves the session, checks the attempt (running, not past deadline plus grace, the item
  * is one of its items) and the answer's shape against the item, and upserts the answer keeping
@@ -174,7 +178,8 @@ export function attemptOfStart(row: StartRow, testId: string): AttemptRow | unde
 function bindPositional(text: string, values: readonly unknown[]) {
   const parts = text.split(/\$(\d+)/);
   return sql.join(
-    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`)),
+    // sql.param: an array goes as one array value, not spread into a list.
+    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1]))),
   );
 }
 
@@ -201,22 +206,200 @@ function rawStatement<P extends readonly unknown[], R>(
 
 /** Runs the start statement (see START_SQL). */
 export function starter(database: Pick<Database, 'db' | 'pool'>) {
-  const run = rawStatement<StartParams, StartRow>(database, 'player_start_v1', START_SQL);
+  const run = rawStatement<StartParams, StartRow>(database, START_NAME, START_SQL);
   return async (params: StartParams) => (await run(params))[0];
 }
 
-/** Runs the answer upsert (see ANSWER_UPSERT_SQL). */
-export function answerWriter(database: Pick<Database, 'db' | 'pool'>) {
-  const run = rawStatement<
-    AnswerUpsertParams,
-    { seq: number; saved_ms: number; deadline_ms: number }
-  >(database, 'player_answer_upsert_v2', ANSWER_UPSERT_SQL);
-  return async (
-    params: AnswerUpsertParams,
-  ): Promise<{ seq: number; savedMs: number; deadlineMs: number } | null> => {
-    const row = (await run(params))[0];
-    return row
-      ? { seq: Number(row.seq), savedMs: Number(row.saved_ms), deadlineMs: Number(row.deadline_ms) }
-      : null;
-  };
+/**
+ * ANSWER_UPSERT_SQL for many answers at once: the same checks row by row, one statement and one
+ * commit for all. `n` is the answer's 1-based place in the arrays; an answer without a row back
+ * wrote nothing. Rows are written ordered by (student, item), so two groups in flight take the
+ * answer rows' locks in the same order. The same answer row twice in one group is an error
+ * (ON CONFLICT cannot touch a row twice): the writer keeps one answer per token and item in a
+ * group, and falls back to one statement per answer when a group fails.
+ *
+ * Parameters are arrays, one element per answer, in ANSWER_UPSERT_SQL's order.
+ */
+export const ANSWER_UPSERT_MANY_SQL = `
+with r as (
+  select * from unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::uuid[],
+    $5::uuid[], $6::text[], $7::int[], $8::uuid[], $9::text[], $10::int[], $11::int[])
+    with ordinality
+    as r(token_hash, now, cutoff, test_id, item_id, answer, seq, answer_id, kind, len, max_index, n)
+), a as (
+  select r.n, at.id as attempt_id, at.student_id, at.deadline_at
+  from r
+  join sessions se on se.token_hash = r.token_hash and se.revoked_at is null
+    and se.expires_at > r.now
+  join users u on u.id = se.user_id and u.deleted_at is null and u.type = 'student'
+    and u.state = 'active' and u.registered
+  join attempts at on at.test_id = r.test_id and at.student_id = u.id
+    and at.state = 'in_progress' and at.deadline_at >= r.cutoff and r.item_id = any(at.item_order)
+  join questions q on q.id = r.item_id and case r.kind
+    when 'null' then true
+    when 'array' then q.item_type in ('single', 'multiple')
+      and (q.item_type = 'multiple' or r.len <= 1)
+      and r.max_index < jsonb_array_length(q.item_answers)
+    else (q.item_type = 'open' or (q.item_type = 'numeric' and r.len <= ${MAX_TYPED_ANSWER_LENGTH}))
+  end
+  for key share of at
+), ins as (
+  insert into answers as an
+    (id, test_id, student_id, question_id, attempt_id, submitted_answer, seq, updated_at)
+  select r.answer_id, r.test_id, a.student_id, r.item_id, a.attempt_id, r.answer::jsonb, r.seq,
+    r.now
+  from r join a on a.n = r.n
+  order by a.student_id, r.item_id
+  on conflict (test_id, student_id, question_id) do update
+    set submitted_answer = excluded.submitted_answer, seq = excluded.seq,
+        updated_at = excluded.updated_at, attempt_id = excluded.attempt_id
+    where an.seq < excluded.seq
+  returning an.test_id, an.student_id, an.question_id, an.seq, an.updated_at
+)
+select a.n::int as n, ins.seq, (extract(epoch from ins.updated_at) * 1000)::float8 as saved_ms,
+  (extract(epoch from a.deadline_at) * 1000)::float8 as deadline_ms
+from ins
+join a on a.student_id = ins.student_id
+join r on r.n = a.n and r.test_id = ins.test_id and r.item_id = ins.question_id`;
+
+/** 0…10: the places of AnswerUpsertParams, one array each in ANSWER_UPSERT_MANY_SQL. */
+const ANSWER_PARAM_PLACES = Array.from({ length: 11 }, (_, i) => i);
+
+export type AnswerWritten = { seq: number; savedMs: number; deadlineMs: number };
+type AnswerRowBack = { seq: number; saved_ms: number; deadline_ms: number };
+
+type Waiting = {
+  params: AnswerUpsertParams;
+  resolve: (written: AnswerWritten | null) => void;
+  reject: (err: unknown) => void;
+};
+
+const written = (row: AnswerRowBack | undefined): AnswerWritten | null =>
+  row
+    ? { seq: Number(row.seq), savedMs: Number(row.saved_ms), deadlineMs: Number(row.deadline_ms) }
+    : null;
+
+/**
+ * Writes answers (see ANSWER_UPSERT_SQL), grouped as in a database's group commit: at most
+ * `inFlight` statements run at once; answers that arrive meanwhile wait and go together in the
+ * next one (at most `maxGroup`), one commit for all of them. At a quiet moment an answer goes
+ * alone and at once; at exam day's rate the database parses, plans and commits once per group
+ * instead of once per answer. Each answer is resolved only after its group committed, with its
+ * own row or null, exactly as if it had been written alone.
+ */
+export function answerWriter(
+  database: Pick<Database, 'db' | 'pool'>,
+  {
+    inFlight = 4,
+    maxGroup = 64,
+    onGroup,
+  }: {
+    inFlight?: number;
+    maxGroup?: number;
+    /** Told each group's size and whether it went as one statement (tests, metrics). */
+    onGroup?: (size: number, together: boolean) => void;
+  } = {},
+) {
+  const one = rawStatement<AnswerUpsertParams, AnswerRowBack>(
+    database,
+    ANSWER_NAME,
+    ANSWER_UPSERT_SQL,
+  );
+  const many = rawStatement<unknown[][], AnswerRowBack & { n: number }>(
+    database,
+    ANSWER_MANY_NAME,
+    ANSWER_UPSERT_MANY_SQL,
+  );
+  let waiting: Waiting[] = [];
+  let running = 0;
+
+  async function writeAlone(answer: Waiting) {
+    try {
+      answer.resolve(written((await one(answer.params))[0]));
+    } catch (err) {
+      answer.reject(err);
+    }
+  }
+
+  async function writeGroup(group: Waiting[]) {
+    if (group.length === 1) {
+      onGroup?.(1, true);
+      return writeAlone(group[0] as Waiting);
+    }
+    const columns = ANSWER_PARAM_PLACES.map((i) => group.map((answer) => answer.params[i]));
+    let rows: (AnswerRowBack & { n: number })[];
+    try {
+      rows = await many(columns);
+    } catch {
+      // One bad answer (or one answer row reached twice through two sessions) must not fail
+      // the others: each goes again on its own, in arrival order, and gets its own outcome.
+      onGroup?.(group.length, false);
+      for (const answer of group) await writeAlone(answer);
+      return;
+    }
+    onGroup?.(group.length, true);
+    const byPlace = new Map(rows.map((row) => [Number(row.n), row]));
+    group.forEach((answer, i) => {
+      answer.resolve(written(byPlace.get(i + 1)));
+    });
+  }
+
+  /** The next group: first come first, one answer per token and item. */
+  function takeGroup(): Waiting[] {
+    const group: Waiting[] = [];
+    const later: Waiting[] = [];
+    const keys = new Set<string>();
+    for (const answer of waiting) {
+      const [tokenHash, , , testId, itemId] = answer.params;
+      const key = `${tokenHash} ${testId} ${itemId}`;
+      if (group.length < maxGroup && !keys.has(key)) {
+        keys.add(key);
+        group.push(answer);
+      } else {
+        later.push(answer);
+      }
+    }
+    waiting = later;
+    return group;
+  }
+
+  function pump() {
+    while (running < inFlight && waiting.length > 0) {
+      const group = takeGroup();
+      running += 1;
+      void writeGroup(group).finally(() => {
+        running -= 1;
+        pump();
+      });
+    }
+  }
+
+  return (params: AnswerUpsertParams): Promise<AnswerWritten | null> =>
+    new Promise((resolve, reject) => {
+      waiting.push({ params, resolve, reject });
+      pump();
+    });
+}
+
+/**
+ * Plans exam day's statements on one connection (with arguments that match nothing), so the
+ * connection's first student does not pay for opening catalogs and planning.
+ */
+export async function warmHotStatements(client: {
+  query: (config: { name: string; text: string; values: unknown[] }) => Promise<unknown>;
+}): Promise<void> {
+  const none = '00000000-0000-0000-0000-000000000000';
+  const at = new Date(0).toISOString();
+  await client.query({
+    name: START_NAME,
+    text: START_SQL,
+    values: ['', at, none, none, none, none, at, '', '{}', false] satisfies StartParams,
+  });
+  const answer: AnswerUpsertParams = ['', at, at, none, none, null, 1, none, 'null', 0, -1];
+  await client.query({ name: ANSWER_NAME, text: ANSWER_UPSERT_SQL, values: answer });
+  await client.query({
+    name: ANSWER_MANY_NAME,
+    text: ANSWER_UPSERT_MANY_SQL,
+    values: ANSWER_PARAM_PLACES.map((i) => [answer[i], answer[i]]),
+  });
 }

@@ -43,6 +43,9 @@ export type PlayerDeps = {
   config: Pick<Config, 'player'>;
 };
 
+/** Plans exam day's statements on one database connection (the server warms its pool). */
+export const warmPlayerConnection = hot.warmHotStatements;
+
 type FinishedBy = 'student' | 'sweeper' | 'staff';
 
 const notActive = (why: string) => new AppError('TEST_NOT_ACTIVE', why);

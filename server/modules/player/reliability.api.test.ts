@@ -5,8 +5,10 @@ import { buildApp } from '../../app.js';
 import { makeEnrolment } from '../../db/factories.js';
 import { answers, attempts, auditEvents } from '../../db/schema.js';
 import { createStorage } from '../../lib/files/storage.js';
+import { uuidv7 } from '../../lib/ids.js';
 import { createMailer } from '../../lib/mail/mailer.js';
 import { errorCode } from '../../test/app.js';
+import { sha256 } from '../auth/secrets.js';
 import {
   body,
   DURING,
@@ -15,6 +17,7 @@ import {
   type PlayerKit,
   playerApp,
 } from './player.fixtures.js';
+import * as hot from './player.hot.repo.js';
 import { playerService } from './player.service.js';
 
 /**
@@ -165,6 +168,133 @@ describe('Answer order', () => {
       seq: 1000,
     });
     expect(errorCode(again)).toBe('TEST_ALREADY_REVIEWED');
+  });
+});
+
+describe('Answers written together', () => {
+  /** The arguments the service gives the writer for one answer, at the test's clock. */
+  function write(
+    headers: Person['headers'],
+    itemId: string,
+    answer: number[] | string,
+    seq: number,
+  ) {
+    const now = clock.now();
+    const token = (headers.authorization ?? '').replace('Bearer ', '');
+    return [
+      sha256(token),
+      now.toISOString(),
+      new Date(now.getTime() - 10_000).toISOString(),
+      w.test.id,
+      itemId,
+      JSON.stringify(answer),
+      seq,
+      uuidv7(now.getTime()),
+      Array.isArray(answer) ? 'array' : 'string',
+      answer.length,
+      Array.isArray(answer) ? Math.max(-1, ...answer) : -1,
+    ] satisfies hot.AnswerUpsertParams;
+  }
+  /**
+   * A typed answer as stored: drizzle parses jsonb text once more on PGlite, which hands it
+   * over parsed already, so the string "3.5" reads back as a number there.
+   */
+  const typed = (value: unknown) => (typeof value === 'number' ? String(value) : value);
+  const groups: { size: number; together: boolean }[] = [];
+  const writer = () =>
+    hot.answerWriter(ctx.t.database, {
+      inFlight: 1,
+      onGroup: (size, together) => groups.push({ size, together }),
+    });
+  afterEach(() => {
+    groups.length = 0;
+  });
+
+  it('gives every answer of a group its own outcome, as if it were written alone', async () => {
+    const [a, b, c, d, finished] = await Promise.all([
+      student(),
+      student(),
+      student(),
+      student(),
+      student(),
+    ]);
+    for (const s of [a, b, c, d, finished] as Person[]) await kit.start(s, w.test.id);
+    await kit.answer(d as Person, w.test.id, { itemId: w.q.single, submittedAnswer: [2], seq: 7 });
+    await kit.finish(finished as Person, w.test.id);
+    const writeAnswer = writer();
+    const first = writeAnswer(write((a as Person).headers, w.q.open, 'first', 1));
+    // While the first runs alone, the others wait and go together.
+    const outcomes = await Promise.all([
+      first,
+      writeAnswer(write((a as Person).headers, w.q.single, [1], 2)),
+      writeAnswer(write((b as Person).headers, w.q.multiple, [0, 2], 1)),
+      writeAnswer(write((b as Person).headers, w.q.single, [5], 2)), // no option 5
+      writeAnswer(write((c as Person).headers, w.q.multiple, 'b', 1)), // text for a choice
+      writeAnswer(write((c as Person).headers, w.q.numeric, '3.5', 2)),
+      writeAnswer(write((d as Person).headers, w.q.single, [0], 3)), // older than the stored 7
+      writeAnswer(write((finished as Person).headers, w.q.single, [1], 1)),
+    ]);
+    expect(groups).toEqual([
+      { size: 1, together: true },
+      { size: 7, together: true },
+    ]);
+    expect(outcomes.map((o) => o?.seq ?? null)).toEqual([1, 2, 1, null, null, 2, null, null]);
+    const deadline = Date.parse('2026-11-23T10:30:00.000Z');
+    for (const o of outcomes) if (o) expect(o.deadlineMs).toBe(deadline);
+
+    const stored = async (s: Person | undefined) =>
+      (await storedAnswers(s?.id ?? ''))
+        .map((row) => [row.questionId, typed(row.submittedAnswer), row.seq])
+        .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    const sorted = (rows: unknown[][]) =>
+      rows.sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    expect(await stored(a)).toEqual(
+      sorted([
+        [w.q.open, 'first', 1],
+        [w.q.single, [1], 2],
+      ]),
+    );
+    expect(await stored(b)).toEqual([[w.q.multiple, [0, 2], 1]]);
+    expect(await stored(c)).toEqual([[w.q.numeric, '3.5', 2]]);
+    expect(await stored(d)).toEqual([[w.q.single, [2], 7]]);
+    expect(await stored(finished)).toEqual([]);
+  });
+
+  it('keeps one answer per item and session in a group; the next one goes in the next group', async () => {
+    const s = await student();
+    await kit.start(s, w.test.id);
+    const writeAnswer = writer();
+    const outcomes = await Promise.all([
+      writeAnswer(write(s.headers, w.q.open, 'alone', 1)),
+      writeAnswer(write(s.headers, w.q.single, [0], 2)),
+      writeAnswer(write(s.headers, w.q.single, [1], 3)),
+      writeAnswer(write(s.headers, w.q.multiple, [3], 4)),
+    ]);
+    expect(groups.map((g) => g.size)).toEqual([1, 2, 1]);
+    expect(outcomes.map((o) => o?.seq)).toEqual([1, 2, 3, 4]);
+    const single = (await storedAnswers(s.id)).find((row) => row.questionId === w.q.single);
+    expect(single).toMatchObject({ seq: 3, submittedAnswer: [1] });
+  });
+
+  it('writes answer by answer when a group cannot go as one statement (one student, two devices)', async () => {
+    const s = await student();
+    await kit.start(s, w.test.id);
+    const phone = await ctx.t.login(s.email, 'parola-buna-123');
+    const writeAnswer = writer();
+    const outcomes = await Promise.all([
+      writeAnswer(write(s.headers, w.q.open, 'alone', 1)),
+      writeAnswer(write(s.headers, w.q.numeric, '3', 2)),
+      writeAnswer(write(phone, w.q.numeric, '3.5', 3)),
+    ]);
+    // The same answer row twice in one statement is an error: each went on its own.
+    expect(groups).toEqual([
+      { size: 1, together: true },
+      { size: 2, together: false },
+    ]);
+    expect(outcomes.map((o) => o?.seq)).toEqual([1, 2, 3]);
+    const numeric = (await storedAnswers(s.id)).find((row) => row.questionId === w.q.numeric);
+    expect(numeric?.seq).toBe(3);
+    expect(typed(numeric?.submittedAnswer)).toBe('3.5');
   });
 });
 
