@@ -24,6 +24,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { registerErrorHandler } from './lib/errors.js';
 import type { FileStorage } from './lib/files/storage.js';
 import type { Mailer } from './lib/mail/mailer.js';
+import { createNotices } from './lib/notices.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authService } from './modules/auth/auth.service.js';
 import { oidcRoutes } from './modules/auth/oidc.routes.js';
@@ -188,8 +189,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: `${API_PREFIX}/upload-mgmt` },
   );
 
-  const player = playerService({ database, clock, storage: deps.storage, config });
-  await app.register(playerRoutes(player), { prefix: `${API_PREFIX}/test-player` });
+  const notices = createNotices(database, app.log);
+  app.addHook('onClose', () => notices.close());
+  const player = playerService({ database, clock, storage: deps.storage, config, notices });
+  await app.register(playerRoutes(player, notices), { prefix: `${API_PREFIX}/test-player` });
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
 
   await registerWebApp(app, config.webDist);

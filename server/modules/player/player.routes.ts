@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,7 +15,8 @@ import {
   startResponseSchema,
 } from '../../../shared/schemas/player.js';
 import { actorOf, bearerToken, guard } from '../../lib/auth-guard.js';
-import type { PlayerService } from './player.service.js';
+import type { Notices } from '../../lib/notices.js';
+import { attemptTopic, type PlayerService } from './player.service.js';
 
 const tags = ['test-player'];
 const studentGuard = guard({ roles: ['student'] });
@@ -22,6 +24,8 @@ const staffGuard = guard({ roles: ['teacher', 'admin'] });
 const testParams = z.object({ testId: z.uuid() });
 const studentParams = testParams.extend({ studentId: z.uuid() });
 const binary = z.instanceof(Buffer).describe('binary file');
+/** A comment line this often keeps proxies from closing a quiet event stream. */
+const KEEP_ALIVE_MS = 25_000;
 
 const ERRORS_NOTE =
   '404 when the test is not one of the student’s (not registered for the phase, grade not ' +
@@ -29,9 +33,14 @@ const ERRORS_NOTE =
 
 /** `/api/v1/test-player` (SPEC.md §7 Test player); shapes in shared/schemas/player.ts. */
 export const playerRoutes =
-  (player: PlayerService): FastifyPluginAsync =>
+  (player: PlayerService, notices: Notices): FastifyPluginAsync =>
   async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
+    const streams = new Set<PassThrough>();
+    // Open event streams would hold the server open: they end first, and the players reconnect.
+    app.addHook('preClose', async () => {
+      for (const stream of streams) stream.end();
+    });
 
     r.get(
       '/mytests',
@@ -132,6 +141,56 @@ export const playerRoutes =
         preHandler: studentGuard,
       },
       async (request) => player.state(actorOf(request), request.params.testId),
+    );
+
+    r.get(
+      '/mytests/:testId/events',
+      {
+        schema: {
+          tags,
+          summary: 'The attempt’s deadline, pushed whenever staff change it (event stream)',
+          description:
+            '`text/event-stream`: first an `attempt` event with the state as `GET …/state` ' +
+            'gives it, then a `deadline` event `{ deadline }` each time staff give extra ' +
+            'time or reopen the attempt, and a comment line every 25 s. Same errors as ' +
+            '`GET …/state`.',
+          params: testParams,
+        },
+        preHandler: studentGuard,
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const { testId } = request.params;
+        const first = await player.state(actor, testId);
+        const stream = new PassThrough();
+        const send = (event: string, data: unknown) =>
+          stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        const stop = await notices.subscribe(attemptTopic(actor.id, testId), (payload) =>
+          send('deadline', payload),
+        );
+        const keepAlive = setInterval(() => stream.write(': \n\n'), KEEP_ALIVE_MS);
+        streams.add(stream);
+        const close = () => {
+          clearInterval(keepAlive);
+          stop();
+          streams.delete(stream);
+          stream.end();
+        };
+        request.raw.once('close', close);
+        stream.once('close', close);
+        stream.write('retry: 5000\n\n');
+        send('attempt', first);
+        return (
+          reply
+            .header('content-type', 'text/event-stream; charset=utf-8')
+            .header('cache-control', 'no-store')
+            .header('x-accel-buffering', 'no')
+            // One stream per connection: when it ends, so does the connection (a server that
+            // is stopping must not wait for it as an idle keep-alive one).
+            .header('connection', 'close')
+            .send(stream)
+        );
+      },
     );
 
     r.get(

@@ -18,6 +18,7 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
+import type { Notices } from '../../lib/notices.js';
 import { sha256 } from '../auth/secrets.js';
 import { loadExamAccess } from '../exams/exams.access.js';
 import {
@@ -41,10 +42,15 @@ export type PlayerDeps = {
   clock: Clock;
   storage: FileStorage;
   config: Pick<Config, 'player'>;
+  /** Where a changed deadline is announced to the student's open event stream. */
+  notices?: Pick<Notices, 'publish'>;
 };
 
 /** Plans exam day's statements on one database connection (the server warms its pool). */
 export const warmPlayerConnection = hot.warmHotStatements;
+
+/** The notice topic of one student's attempt at one test. */
+export const attemptTopic = (studentId: string, testId: string) => `attempt:${studentId}:${testId}`;
 
 type FinishedBy = 'student' | 'sweeper' | 'staff';
 
@@ -216,6 +222,18 @@ export function playerService(deps: PlayerDeps) {
       deadline: attempt.deadlineAt.toISOString(),
       serverNow: now.toISOString(),
     };
+  }
+
+  /**
+   * Tells the student's open player that the deadline moved. The change is committed already;
+   * a notice that cannot be sent changes nothing, the player's next state check brings it.
+   */
+  async function announceDeadline(attempt: AttemptRow) {
+    await deps.notices
+      ?.publish(attemptTopic(attempt.studentId, attempt.testId), {
+        deadline: attempt.deadlineAt.toISOString(),
+      })
+      .catch(() => undefined);
   }
 
   /** Scope and rights for the incident calls; the test's competition decides. */
@@ -507,6 +525,7 @@ export function playerService(deps: PlayerDeps) {
       });
       if (outcome.kind === 'missing') throw notFound('attempt');
       if (outcome.kind === 'over') throw alreadyReviewed();
+      await announceDeadline(outcome.attempt);
       return toIncident(outcome.attempt, now);
     },
 
@@ -555,6 +574,7 @@ export function playerService(deps: PlayerDeps) {
         return reopened;
       });
       if (!attempt) throw notFound('attempt');
+      await announceDeadline(attempt);
       return toIncident(attempt, now);
     },
 

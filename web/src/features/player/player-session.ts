@@ -1,11 +1,13 @@
 import type { ErrorCode } from '../../../../shared/errors.js';
 import type { PlayerState, SubmittedAnswer } from '../../../../shared/schemas/player.js';
 import { ApiError } from '../../api/client.js';
+import { readAttemptEvents } from './api/attempt-events.js';
 import { finishTest } from './api/finish-test.js';
 import { getTestState } from './api/get-test-state.js';
 import { saveAnswer } from './api/save-answer.js';
 import { type AnswerQueue, createAnswerQueue, type FailureKind } from './lib/answer-queue.js';
 import type { AnswerStore, AttemptSnapshot, PendingAnswer } from './lib/answer-store.js';
+import { type BackoffOptions, backoffDelay } from './lib/backoff.js';
 import { restoreAnswers } from './lib/restore.js';
 import {
   betterSample,
@@ -76,6 +78,9 @@ const POLL_RUNNING_MS = 30_000;
 const POLL_TIME_UP_MS = 3_000;
 const POLL_UNREACHABLE_MS = 5_000;
 const FINISH_FLUSH_MS = 15_000;
+/** The event stream opens within this long of the player: not all students in one second. */
+const EVENTS_FIRST_WAIT_MS = 3_000;
+const EVENTS_BACKOFF: BackoffOptions = { baseMs: 2_000, maxMs: 30_000, factor: 2 };
 
 /** No network, a busy or restarting server: worth another try. */
 export const isTransient = (error: unknown) =>
@@ -214,22 +219,65 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
     });
   }
 
+  /** The attempt as the server has it: finished, or running until its deadline. */
+  function applyState(data: PlayerState) {
+    if (data.state === 'finished') {
+      finished(data);
+      return;
+    }
+    if (data.state !== 'in_progress' || !data.deadline) return;
+    applyDeadline(data.deadline);
+  }
+
   async function checkState(): Promise<void> {
     if (disposed) return;
     try {
       const r = await getTestState(testId);
       addSample(clockSample(r.data.serverNow, r.sentMono, r.receivedMono));
       reachable();
-      if (r.data.state === 'finished') {
-        finished(r.data);
-        return;
-      }
-      if (r.data.state !== 'in_progress' || !r.data.deadline) return;
-      applyDeadline(r.data.deadline);
+      applyState(r.data);
     } catch (error) {
       if (isTransient(error)) update({ unreachable: true });
     }
   }
+
+  /**
+   * Staff's extra time or a reopen reaches the timer at once through the attempt's event
+   * stream; the polls and the answers' acks still carry the deadline when the stream is down.
+   * Opened after a short random wait (a whole exam starts in the same minute), reopened with
+   * backoff while the attempt runs.
+   */
+  const events = new AbortController();
+  async function listen(failures: number): Promise<void> {
+    if (disposed) return;
+    let heard = false;
+    try {
+      await readAttemptEvents(
+        testId,
+        ({ event, data }) => {
+          heard = true;
+          if (event === 'attempt') applyState(data as PlayerState);
+          if (event === 'deadline' && typeof data.deadline === 'string') {
+            applyDeadline(data.deadline);
+          }
+        },
+        events.signal,
+      );
+    } catch {
+      // Offline, a restarting server or a closed page: tried again below.
+    }
+    if (disposed || state.phase === 'finished' || state.phase === 'ended') return;
+    const next = heard ? 1 : failures + 1;
+    later(() => void listen(next), backoffDelay(next, Math.random, EVENTS_BACKOFF));
+  }
+
+  const later = (fn: () => void, ms: number) => {
+    const id = setTimeout(() => {
+      timers.delete(id);
+      fn();
+    }, ms);
+    timers.add(id);
+  };
 
   const poll = () => {
     if (disposed) return;
@@ -239,12 +287,10 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
         : state.unreachable
           ? POLL_UNREACHABLE_MS
           : POLL_RUNNING_MS;
-    const id = setTimeout(async () => {
-      timers.delete(id);
+    later(async () => {
       if (state.phase === 'running' || state.phase === 'timeUp') await checkState();
       poll();
     }, every);
-    timers.add(id);
   };
 
   // The timer's end is the server's deadline on the server's clock; the server then decides.
@@ -270,6 +316,7 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
   if (init.sample) saveSnapshot(snapshot.deadline);
   void store.writeSnapshot(snapshot).catch(() => undefined);
   poll();
+  later(() => void listen(0), Math.round(Math.random() * EVENTS_FIRST_WAIT_MS));
 
   return {
     testId,
@@ -317,6 +364,7 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
     checkState,
     dispose() {
       disposed = true;
+      events.abort();
       queue.stop();
       clearInterval(tick);
       for (const id of timers) clearTimeout(id);
