@@ -21,6 +21,8 @@ const UPSERT = `
 
 const workers = Number(process.env.WORKERS ?? 1);
 if (cluster.isPrimary && workers > 1) {
+  // As the server does (server/lib/workers.ts): each worker accepts its own connections.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   for (let i = 0; i < workers; i += 1) cluster.fork();
   process.on('SIGTERM', () => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');

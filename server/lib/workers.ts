@@ -37,6 +37,11 @@ export function superviseWorkers(count: number, log: Log): void {
   let stopping = false;
   const recentDeaths: number[] = [];
 
+  // Each worker accepts its own connections from the shared socket. The default (the first
+  // process accepts and hands each connection over, one at a time per worker, through a message
+  // the worker must answer) made exam day's burst of new connections wait seconds behind the
+  // workers' busy event loops; a busy worker now simply leaves the next connection to an idle one.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const fork = () => cluster.fork();
   for (let i = 0; i < count; i += 1) fork();
 
