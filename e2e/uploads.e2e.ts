@@ -343,7 +343,20 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
     await preview.getByRole('button', { name: 'Închide' }).click();
     await preview.waitFor({ state: 'hidden' });
 
-    // Stored as shown: two pages, in order, the refused files nowhere.
+    // The photo of the second page was meant to come first: move it up.
+    expect(await q1.getByRole('button', { name: 'Mută mai sus pagina-1.png' }).isDisabled()).toBe(
+      true,
+    );
+    await q1.getByRole('button', { name: 'Mută mai sus pagina-2.jpg' }).click();
+    await expect
+      .poll(() => fileNames(page, 'Întrebarea 1', /Paginile răspunsului/))
+      .toEqual([
+        expect.stringMatching(/pagina-2\.jpg[\s\S]*Pagina 1/),
+        expect.stringMatching(/pagina-1\.png[\s\S]*Pagina 2/),
+      ]);
+    await shot(page, 'hybrid-reordered-phone-ro');
+
+    // Stored as shown: two pages, in the order on screen, the refused files nowhere.
     const [row] = await podium.db
       .select()
       .from(answers)
@@ -351,6 +364,11 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
         and(eq(answers.studentId, people.maria ?? ''), eq(answers.questionId, itemIds[0] ?? '')),
       );
     expect(row?.fileIds).toHaveLength(2);
+    const [firstPage] = await podium.db
+      .select({ name: files.originalName })
+      .from(files)
+      .where(eq(files.id, row?.fileIds?.[0] ?? ''));
+    expect(firstPage?.name).toBe('pagina-2.jpg');
     const stored = await podium.db.select({ name: files.originalName }).from(files);
     expect(stored.map((f) => f.name)).not.toContain('desen.png');
     expect(stored.map((f) => f.name)).not.toContain('IMG_0042.HEIC');
@@ -455,11 +473,13 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
     await page.getByRole('link', { name: 'Answers of Ionescu Maria' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Ionescu Maria' }).count()).toBe(1);
     const q1 = page.getByRole('region', { name: 'Question 1' });
+    // In the order Maria gave them (she moved her photo of page 2 first).
     await expect
       .poll(() => fileNames(page, 'Question 1', /Pages of the answer/))
-      .toEqual([expect.stringMatching(/pagina-1\.png/), expect.stringMatching(/pagina-2\.jpg/)]);
+      .toEqual([expect.stringMatching(/pagina-2\.jpg/), expect.stringMatching(/pagina-1\.png/)]);
     // A coordinator views; only the exam's admins change answers.
     expect(await q1.getByRole('button', { name: /^Delete / }).count()).toBe(0);
+    expect(await q1.getByRole('button', { name: /^Move / }).count()).toBe(0);
     expect(await q1.getByLabel('Upload files for Question 1').count()).toBe(0);
 
     const download = page.waitForEvent('download');

@@ -1,4 +1,6 @@
 import AddAPhoto from '@mui/icons-material/AddAPhoto';
+import ArrowDownward from '@mui/icons-material/ArrowDownward';
+import ArrowUpward from '@mui/icons-material/ArrowUpward';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import Download from '@mui/icons-material/Download';
 import PictureAsPdf from '@mui/icons-material/PictureAsPdf';
@@ -131,6 +133,26 @@ export function AnswerFiles(props: Props) {
     }
   };
 
+  /** Moves a page one place up or down: reviewers read the pages in this order. */
+  const handleMove = async (index: number, by: -1 | 1) => {
+    if (!answer) return;
+    const order = files.map((f) => f._id);
+    const [moved] = order.splice(index, 1);
+    if (!moved) return;
+    order.splice(index + by, 0, moved);
+    try {
+      await setFiles.mutateAsync({ answerId: answer._id, answerFiles: order });
+    } catch (error) {
+      const code = error instanceof ApiError ? error.code : 'GENERAL_ERROR';
+      notify(
+        code === 'PHASE_CLOSED' || code === 'TEST_NOT_ACTIVE'
+          ? `errors.${code}`
+          : 'answerFiles.moveFailed',
+        'error',
+      );
+    }
+  };
+
   const handleDownload = async (file: AnswerFile) => {
     if (!answer) return;
     try {
@@ -182,6 +204,34 @@ export function AnswerFiles(props: Props) {
                     <Download />
                   </IconButton>
                 </Tooltip>
+                {canEdit && files.length > 1 && (
+                  <Box sx={{ display: 'flex', flexDirection: 'column' }}>
+                    <Tooltip title={t('answerFiles.moveUp')} placement="left">
+                      <span>
+                        <IconButton
+                          size="small"
+                          aria-label={t('answerFiles.moveUpFile', { name: file.name })}
+                          disabled={i === 0 || setFiles.isPending}
+                          onClick={() => void handleMove(i, -1)}
+                        >
+                          <ArrowUpward fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                    <Tooltip title={t('answerFiles.moveDown')} placement="left">
+                      <span>
+                        <IconButton
+                          size="small"
+                          aria-label={t('answerFiles.moveDownFile', { name: file.name })}
+                          disabled={i === files.length - 1 || setFiles.isPending}
+                          onClick={() => void handleMove(i, 1)}
+                        >
+                          <ArrowDownward fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                  </Box>
+                )}
                 {canEdit && (
                   <Tooltip title={t('answerFiles.delete')}>
                     <IconButton
