@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEnrolment } from '../../db/factories.js';
 import { errorCode } from '../../test/app.js';
 import { API, DURING, type Person, type PlayerKit, playerApp } from './player.fixtures.js';
 
@@ -23,16 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.t.close());
 
-async function student(): Promise<Person> {
-  const s = await kit.person({ type: 'student', grade: 5 });
-  await makeEnrolment(ctx.t.database.db, {
-    editionId: w.edition.id,
-    studentId: s.id,
-    grade: 5,
-    phaseIds: [w.phase.id],
-  });
-  return s;
-}
+/** A new grade-5 student registered for the phase. */
+const student = () => kit.student(w);
 
 type Event = { event: string; data: Record<string, unknown> };
 

@@ -6,7 +6,6 @@ import type {
   PlayerState,
   StartResponse,
 } from '../../../shared/schemas/player.js';
-import { makeEnrolment } from '../../db/factories.js';
 import { auditEvents, files, questions } from '../../db/schema.js';
 import { createStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -38,16 +37,7 @@ afterAll(() => ctx.t.close());
 afterEach(() => clock.set(DURING));
 
 /** A new grade-5 student registered for the phase. */
-async function student(): Promise<Person> {
-  const s = await kit.person({ type: 'student', grade: 5 });
-  await makeEnrolment(ctx.t.database.db, {
-    editionId: w.edition.id,
-    studentId: s.id,
-    grade: 5,
-    phaseIds: [w.phase.id],
-  });
-  return s;
-}
+const student = () => kit.student(w);
 
 const state = async (who: Person) => body<PlayerState>(await kit.state(who, w.test.id));
 const auditOf = (action: string) =>

@@ -6,6 +6,7 @@ import type {
   PlayerState,
   StartResponse,
 } from '../../../shared/schemas/player.js';
+import { playerItemSchema, startResponseSchema } from '../../../shared/schemas/player.js';
 import { phaseStudents, sessions, tests, users } from '../../db/schema.js';
 import { errorCode } from '../../test/app.js';
 import { stableItemOrder } from './player.dto.js';
@@ -147,6 +148,24 @@ describe('Starting', () => {
       first.shuffledStudentItems.map((i) => i.itemId),
     );
     clock.set(DURING);
+  });
+
+  it('answers a new attempt with the same document as a resumed one, in the schema’s shape', async () => {
+    const s = await kit.student(w);
+    // The first start is joined from texts written once per test; a resume is serialised.
+    const fresh = await kit.start(s, w.test.id);
+    const resumed = await kit.start(s, w.test.id, {});
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.headers['content-type']).toBe(resumed.headers['content-type']);
+    expect(fresh.json()).toEqual(resumed.json());
+    const parsed = startResponseSchema.strict().parse(fresh.json());
+    for (const item of parsed.shuffledStudentItems) playerItemSchema.strict().parse(item);
+    expect(parsed.shuffledStudentItems.map((i) => i.position)).toEqual(
+      parsed.shuffledStudentItems.map((_, i) => i + 1),
+    );
+    expect(
+      parsed.shuffledStudentItems.every((i) => i.submittedAnswer === null && i.seq === 0),
+    ).toBe(true);
   });
 
   it('gives each student their own order of the same items', async () => {

@@ -6,10 +6,17 @@ import type {
   PlayerItem,
   PlayerResultItem,
   PlayerState,
+  StartResponse,
   SubmittedAnswer,
   TestWindow,
 } from '../../../shared/schemas/player.js';
-import type { AttemptItemRow, AttemptRow, ScoringItemRow, StudentTestRow } from './player.repo.js';
+import type {
+  AttemptItemRow,
+  AttemptRow,
+  ItemContentRow,
+  ScoringItemRow,
+  StudentTestRow,
+} from './player.repo.js';
 
 /** Whole seconds left until `deadline` (never negative). */
 export const secondsLeft = (deadline: Date, now: Date) =>
@@ -64,6 +71,48 @@ export function toPlayerItems(
     });
   }
   return items;
+}
+
+/**
+ * Each item of a test as the JSON text of a `PlayerItem` without an answer, less its opening
+ * brace and its `position`: written once per test, so the start of a new attempt (thousands in
+ * the same minute, none with an answer yet) only joins texts in the student's order.
+ */
+export function unansweredItemsJson(rows: readonly ItemContentRow[]): Map<string, string> {
+  return new Map(
+    rows.map((row) => {
+      const item: Omit<PlayerItem, 'position'> = {
+        itemId: row.itemId,
+        itemQ: row.itemQ,
+        itemType: row.itemType,
+        itemAnswers: row.itemAnswers,
+        imageFileId: row.imageFileId,
+        score: row.score,
+        submittedAnswer: null,
+        seq: 0,
+      };
+      return [row.itemId, JSON.stringify(item).slice(1)];
+    }),
+  );
+}
+
+/**
+ * The start answer of a new attempt as JSON text: `head` with its items in `order`, each from
+ * `unansweredItemsJson`, numbered 1, 2, … The same document as serialising the StartResponse
+ * (an API test compares them).
+ */
+export function newStartJson(
+  head: Omit<StartResponse, 'shuffledStudentItems'>,
+  order: readonly string[],
+  itemsJson: ReadonlyMap<string, string>,
+): string {
+  const items: string[] = [];
+  for (const itemId of order) {
+    const rest = itemsJson.get(itemId);
+    if (rest !== undefined) items.push(`{"position":${items.length + 1},${rest}`);
+  }
+  const text = JSON.stringify(head);
+  return `${text.slice(0, -1)},"shuffledStudentItems":[${items.join(',')}]}`;
 }
 
 /** Items with their correct answers and earned points, for a reviewed attempt only. */

@@ -160,11 +160,24 @@ export function playerKit(t: TestApp) {
     };
   }
 
+  /** A new grade-5 student registered for a world's phase. */
+  async function student(w: { edition: { id: string }; phase: { id: string } }): Promise<Person> {
+    const s = await person({ type: 'student', grade: 5 });
+    await makeEnrolment(db, {
+      editionId: w.edition.id,
+      studentId: s.id,
+      grade: 5,
+      phaseIds: [w.phase.id],
+    });
+    return s;
+  }
+
   const base = (testId: string) => `/mytests/${testId}`;
   return {
     call,
     person,
     world,
+    student,
     myTests: (who: Person) => call('GET', '/mytests', who.headers),
     start: (who: Person, testId: string, body: unknown = { termsAccepted: true }) =>
       call('POST', base(testId), who.headers, body),

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -77,6 +77,11 @@ export const playerRoutes =
         const { testId } = request.params;
         const body = request.body ?? {};
         const started = token ? await player.tryStart(token, testId, body) : null;
+        // A new attempt's answer comes as JSON text already (see newStartJson): sent as it is,
+        // through the untyped reply, which sends text without serialising it again.
+        if (typeof started === 'string') {
+          return (reply as FastifyReply).type('application/json; charset=utf-8').send(started);
+        }
         if (started) return started;
         // Slow path: the usual guard gives 401/403, then the service says what is wrong.
         await studentGuard.call(app, request, reply);

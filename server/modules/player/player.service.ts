@@ -22,6 +22,7 @@ import type { Notices } from '../../lib/notices.js';
 import { sha256 } from '../auth/secrets.js';
 import { loadExamAccess } from '../exams/exams.access.js';
 import {
+  newStartJson,
   secondsLeft,
   stableItemOrder,
   testWindow,
@@ -30,6 +31,7 @@ import {
   toPlayerItems,
   toPlayerState,
   toResultItems,
+  unansweredItemsJson,
 } from './player.dto.js';
 import * as hot from './player.hot.repo.js';
 import { canHandleIncidents, isStudentsTest, seesIncidents } from './player.policy.js';
@@ -110,6 +112,9 @@ export function playerService(deps: PlayerDeps) {
     };
   }
   const testContent = perTestCache((testId) => queries.testContent(testId));
+  const newItemsJson = perTestCache(async (testId) =>
+    unansweredItemsJson(await testContent(testId)),
+  );
   const testFacts = perTestCache((testId) => queries.testFacts(testId));
 
   /** The test's items with this student's stored answers (none to read for a new attempt). */
@@ -202,6 +207,22 @@ export function playerService(deps: PlayerDeps) {
     });
   }
 
+  /** The start answer without its items. */
+  function startHead(test: StudentTestRow, attempt: AttemptRow, now: Date) {
+    return {
+      testId: test.testId,
+      attemptId: attempt.id,
+      state: 'in_progress' as const,
+      timer: secondsLeft(attempt.deadlineAt, now),
+      subject: test.subject,
+      grade: [...test.grades].sort((a, b) => a - b),
+      testName: test.name,
+      startedAt: attempt.startedAt.toISOString(),
+      deadline: attempt.deadlineAt.toISOString(),
+      serverNow: now.toISOString(),
+    };
+  }
+
   async function startResponse(
     test: StudentTestRow,
     attempt: AttemptRow,
@@ -210,17 +231,8 @@ export function playerService(deps: PlayerDeps) {
   ): Promise<StartResponse> {
     const rows = known ?? (await attemptItems(test.testId, attempt.studentId));
     return {
-      testId: test.testId,
-      attemptId: attempt.id,
-      state: 'in_progress',
-      timer: secondsLeft(attempt.deadlineAt, now),
-      subject: test.subject,
-      grade: [...test.grades].sort((a, b) => a - b),
-      testName: test.name,
+      ...startHead(test, attempt, now),
       shuffledStudentItems: toPlayerItems(attempt.itemOrder, rows),
-      startedAt: attempt.startedAt.toISOString(),
-      deadline: attempt.deadlineAt.toISOString(),
-      serverNow: now.toISOString(),
     };
   }
 
@@ -359,7 +371,7 @@ export function playerService(deps: PlayerDeps) {
       token: string,
       testId: string,
       body: StartRequest,
-    ): Promise<StartResponse | null> {
+    ): Promise<StartResponse | string | null> {
       const now = clock.now();
       const facts = await testFacts(testId);
       if (facts?.phaseType !== 'online' || !facts.published) return null;
@@ -385,7 +397,9 @@ export function playerService(deps: PlayerDeps) {
       const attempt = hot.attemptOfStart(row, testId);
       if (!attempt) return null;
       if (row.inserted) {
-        return startResponse(test, attempt, now, await attemptItems(testId, row.id, true));
+        // A new attempt has no answers: its items are the test's, joined in the student's order.
+        const itemsJson = await newItemsJson(testId);
+        return newStartJson(startHead(test, attempt, now), attempt.itemOrder, itemsJson);
       }
       // Running already (a reload): the same answer as `start`, unless it is over.
       if (attempt.state !== 'in_progress' || isOverdue(attempt, now)) return null;

@@ -2,7 +2,6 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerAck, PlayerState } from '../../../shared/schemas/player.js';
 import { buildApp } from '../../app.js';
-import { makeEnrolment } from '../../db/factories.js';
 import { answers, attempts, auditEvents } from '../../db/schema.js';
 import { createStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -50,16 +49,8 @@ const service = () =>
     config: ctx.t.config,
   });
 
-async function student(): Promise<Person> {
-  const s = await kit.person({ type: 'student', grade: 5 });
-  await makeEnrolment(db(), {
-    editionId: w.edition.id,
-    studentId: s.id,
-    grade: 5,
-    phaseIds: [w.phase.id],
-  });
-  return s;
-}
+/** A new grade-5 student registered for the phase. */
+const student = () => kit.student(w);
 
 const attemptOf = async (studentId: string) => {
   const [row] = await db()
