@@ -112,6 +112,13 @@ export function AnswerFiles(props: Props) {
     }
   };
 
+  /** A refused change of the pages: the window closed says so, anything else the fallback. */
+  const notifyChangeFailed = (error: unknown, fallback: string) => {
+    const code = error instanceof ApiError ? error.code : 'GENERAL_ERROR';
+    const closed = code === 'PHASE_CLOSED' || code === 'TEST_NOT_ACTIVE';
+    notify(closed ? `errors.${code}` : fallback, 'error');
+  };
+
   const handleDelete = async () => {
     if (!answer || !deleting) return;
     try {
@@ -122,13 +129,7 @@ export function AnswerFiles(props: Props) {
       notify('message_question_answer_delete_success', 'success');
       setDeleting(null);
     } catch (error) {
-      const code = error instanceof ApiError ? error.code : 'GENERAL_ERROR';
-      notify(
-        code === 'PHASE_CLOSED' || code === 'TEST_NOT_ACTIVE'
-          ? `errors.${code}`
-          : 'message_question_answer_delete_failed',
-        'error',
-      );
+      notifyChangeFailed(error, 'message_question_answer_delete_failed');
       setDeleting(null);
     }
   };
@@ -143,13 +144,7 @@ export function AnswerFiles(props: Props) {
     try {
       await setFiles.mutateAsync({ answerId: answer._id, answerFiles: order });
     } catch (error) {
-      const code = error instanceof ApiError ? error.code : 'GENERAL_ERROR';
-      notify(
-        code === 'PHASE_CLOSED' || code === 'TEST_NOT_ACTIVE'
-          ? `errors.${code}`
-          : 'answerFiles.moveFailed',
-        'error',
-      );
+      notifyChangeFailed(error, 'answerFiles.moveFailed');
     }
   };
 
