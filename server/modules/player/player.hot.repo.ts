@@ -263,16 +263,10 @@ join a on a.student_id = ins.student_id
 join r on r.n = a.n and r.test_id = ins.test_id and r.item_id = ins.question_id`;
 
 /** 0…10: the places of AnswerUpsertParams, one array each in ANSWER_UPSERT_MANY_SQL. */
-const ANSWER_PARAM_PLACES = Array.from({ length: 11 }, (_, i) => i);
+export const ANSWER_PARAM_PLACES = Array.from({ length: 11 }, (_, i) => i);
 
 export type AnswerWritten = { seq: number; savedMs: number; deadlineMs: number };
 type AnswerRowBack = { seq: number; saved_ms: number; deadline_ms: number };
-
-type Waiting = {
-  params: AnswerUpsertParams;
-  resolve: (written: AnswerWritten | null) => void;
-  reject: (err: unknown) => void;
-};
 
 const written = (row: AnswerRowBack | undefined): AnswerWritten | null =>
   row
@@ -280,26 +274,11 @@ const written = (row: AnswerRowBack | undefined): AnswerWritten | null =>
     : null;
 
 /**
- * Writes answers (see ANSWER_UPSERT_SQL), grouped as in a database's group commit: at most
- * `inFlight` statements run at once; answers that arrive meanwhile wait and go together in the
- * next one (at most `maxGroup`), one commit for all of them. At a quiet moment an answer goes
- * alone and at once; at exam day's rate the database parses, plans and commits once per group
- * instead of once per answer. Each answer is resolved only after its group committed, with its
- * own row or null, exactly as if it had been written alone.
+ * The answer statements: `one` writes one answer (ANSWER_UPSERT_SQL), `many` several
+ * (ANSWER_UPSERT_MANY_SQL, one array per place of AnswerUpsertParams) and answers, for each, its
+ * row or null in the same order. `many` fails as a whole when one answer row comes twice.
  */
-export function answerWriter(
-  database: Pick<Database, 'db' | 'pool'>,
-  {
-    inFlight = 4,
-    maxGroup = 64,
-    onGroup,
-  }: {
-    inFlight?: number;
-    maxGroup?: number;
-    /** Told each group's size and whether it went as one statement (tests, metrics). */
-    onGroup?: (size: number, together: boolean) => void;
-  } = {},
-) {
+export function answerStatements(database: Pick<Database, 'db' | 'pool'>) {
   const one = rawStatement<AnswerUpsertParams, AnswerRowBack>(
     database,
     ANSWER_NAME,
@@ -310,75 +289,15 @@ export function answerWriter(
     ANSWER_MANY_NAME,
     ANSWER_UPSERT_MANY_SQL,
   );
-  let waiting: Waiting[] = [];
-  let running = 0;
-
-  async function writeAlone(answer: Waiting) {
-    try {
-      answer.resolve(written((await one(answer.params))[0]));
-    } catch (err) {
-      answer.reject(err);
-    }
-  }
-
-  async function writeGroup(group: Waiting[]) {
-    if (group.length === 1) {
-      onGroup?.(1, true);
-      return writeAlone(group[0] as Waiting);
-    }
-    const columns = ANSWER_PARAM_PLACES.map((i) => group.map((answer) => answer.params[i]));
-    let rows: (AnswerRowBack & { n: number })[];
-    try {
-      rows = await many(columns);
-    } catch {
-      // One bad answer (or one answer row reached twice through two sessions) must not fail
-      // the others: each goes again on its own, in arrival order, and gets its own outcome.
-      onGroup?.(group.length, false);
-      for (const answer of group) await writeAlone(answer);
-      return;
-    }
-    onGroup?.(group.length, true);
-    const byPlace = new Map(rows.map((row) => [Number(row.n), row]));
-    group.forEach((answer, i) => {
-      answer.resolve(written(byPlace.get(i + 1)));
-    });
-  }
-
-  /** The next group: first come first, one answer per token and item. */
-  function takeGroup(): Waiting[] {
-    const group: Waiting[] = [];
-    const later: Waiting[] = [];
-    const keys = new Set<string>();
-    for (const answer of waiting) {
-      const [tokenHash, , , testId, itemId] = answer.params;
-      const key = `${tokenHash} ${testId} ${itemId}`;
-      if (group.length < maxGroup && !keys.has(key)) {
-        keys.add(key);
-        group.push(answer);
-      } else {
-        later.push(answer);
-      }
-    }
-    waiting = later;
-    return group;
-  }
-
-  function pump() {
-    while (running < inFlight && waiting.length > 0) {
-      const group = takeGroup();
-      running += 1;
-      void writeGroup(group).finally(() => {
-        running -= 1;
-        pump();
-      });
-    }
-  }
-
-  return (params: AnswerUpsertParams): Promise<AnswerWritten | null> =>
-    new Promise((resolve, reject) => {
-      waiting.push({ params, resolve, reject });
-      pump();
-    });
+  return {
+    one: async (params: AnswerUpsertParams) => written((await one(params))[0]),
+    async many(answers: readonly AnswerUpsertParams[]): Promise<(AnswerWritten | null)[]> {
+      const columns = ANSWER_PARAM_PLACES.map((i) => answers.map((params) => params[i]));
+      const rows = await many(columns);
+      const byPlace = new Map(rows.map((row) => [Number(row.n), row]));
+      return answers.map((_, i) => written(byPlace.get(i + 1)));
+    },
+  };
 }
 
 /**

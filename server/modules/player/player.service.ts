@@ -21,6 +21,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { Notices } from '../../lib/notices.js';
 import { sha256 } from '../auth/secrets.js';
 import { loadExamAccess } from '../exams/exams.access.js';
+import { answerWriter } from './player.answer-writer.js';
 import {
   newStartJson,
   secondsLeft,
@@ -83,7 +84,7 @@ export function playerService(deps: PlayerDeps) {
   const { db } = deps.database;
   const { clock, storage } = deps;
   const graceMs = deps.config.player.answerGraceSeconds * 1000;
-  const writeAnswer = hot.answerWriter(deps.database);
+  const writeAnswer = answerWriter(deps.database);
   const queries = repo.playerQueries(db);
   const startStatement = hot.starter(deps.database);
 

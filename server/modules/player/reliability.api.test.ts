@@ -8,6 +8,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import { createMailer } from '../../lib/mail/mailer.js';
 import { errorCode } from '../../test/app.js';
 import { sha256 } from '../auth/secrets.js';
+import { answerWriter } from './player.answer-writer.js';
 import {
   body,
   DURING,
@@ -16,7 +17,7 @@ import {
   type PlayerKit,
   playerApp,
 } from './player.fixtures.js';
-import * as hot from './player.hot.repo.js';
+import type * as hot from './player.hot.repo.js';
 import { playerService } from './player.service.js';
 
 /**
@@ -193,7 +194,7 @@ describe('Answers written together', () => {
   const typed = (value: unknown) => (typeof value === 'number' ? String(value) : value);
   const groups: { size: number; together: boolean }[] = [];
   const writer = () =>
-    hot.answerWriter(ctx.t.database, {
+    answerWriter(ctx.t.database, {
       inFlight: 1,
       onGroup: (size, together) => groups.push({ size, together }),
     });
