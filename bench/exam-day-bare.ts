@@ -66,5 +66,6 @@ async function serve() {
   await app.listen({
     port: Number(process.env.PORT ?? 3099),
     host: process.env.HOST ?? '127.0.0.1',
+    backlog: 4096, // as the server (server/main.ts)
   });
 }

@@ -16,6 +16,8 @@ import { usersService } from './modules/users/users.service.js';
  * PostgreSQL several processes serve one port (`WORKERS`, default one per core); each one
  * migrates under the migration lock and runs the sweeper, which shares its work by row locks.
  */
+const LISTEN_BACKLOG = 4096;
+
 async function main() {
   const workers = workerCount();
   if (cluster.isPrimary && workers > 1) {
@@ -77,7 +79,10 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  // Exam day opens thousands of connections in a minute (each player also holds its event
+  // stream): a deep accept queue (Linux caps it at net.core.somaxconn) keeps a worker busy for a
+  // moment from making new connections wait for TCP's 1-, 3- and 7-second retries.
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
 }
 
 main().catch((err) => {
