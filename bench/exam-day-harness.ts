@@ -399,6 +399,41 @@ export class HttpClient {
   }
 }
 
+/**
+ * One player's event stream (`GET …/events`, text/event-stream) on its own connection, as a
+ * browser holds it: `opened` resolves with the status once the response head arrives (body
+ * empty), `events` counts the events read so far, `close` ends it.
+ */
+export function openEventStream(base: string, pathname: string, headers: Record<string, string>) {
+  const u = new URL(base);
+  const socket = net.connect({ host: u.hostname, port: Number(u.port), noDelay: true });
+  let head = `GET ${pathname} HTTP/1.1\r\nhost: ${u.hostname}:${u.port}\r\naccept: text/event-stream\r\n`;
+  for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+  socket.write(`${head}\r\n`);
+  let seen = '';
+  let events = 0;
+  let settle: (r: Reply) => void = () => {};
+  const opened = new Promise<Reply>((resolve) => {
+    settle = resolve;
+  });
+  socket.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    if (seen.length < 1024) {
+      seen += text;
+      const end = seen.indexOf('\r\n\r\n');
+      if (end >= 0) settle({ status: Number(seen.slice(9, 12)), body: '' });
+    }
+    events += text.split('\nevent: ').length - 1 + (text.startsWith('event: ') ? 1 : 0);
+  });
+  socket.on('error', (e: NodeJS.ErrnoException) => settle({ status: 0, body: '', error: e.code }));
+  socket.on('close', () => settle({ status: 0, body: '', error: 'ECONNRESET' }));
+  return {
+    opened,
+    events: () => events,
+    close: () => socket.destroy(),
+  };
+}
+
 export const isOk = (r: Reply) => r.status >= 200 && r.status < 300;
 
 /** The error code of a Podium error body, if any. */

@@ -30,6 +30,7 @@ import {
   HttpClient,
   isOk,
   type LoopResult,
+  openEventStream,
   openLoop,
   type Reply,
   ROOT,
@@ -80,6 +81,8 @@ export type ExamDayOptions = {
    * items, and a reload starts again); this measures the extra call a client could make.
    */
   fetchItems: boolean;
+  /** Each started student opens the attempt's event stream within 3 s, as the player does. */
+  events: boolean;
   /** Server processes (WORKERS), the same for the bare route; default one per core as the server picks. */
   workers: number;
   /** The server's LOG_LEVEL (production default: info, one line per request). */
@@ -106,6 +109,7 @@ export const EXAM_DAY_DEFAULTS: ExamDayOptions = {
   saturation: 15,
   baseline: true,
   fetchItems: false,
+  events: false,
   workers: os.availableParallelism(),
   logLevel: 'info',
   write: true,
@@ -228,6 +232,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
       myTests: new CallStats('my tests (GET mytests)'),
       start: new CallStats('start (POST mytests/{id})'),
       items: new CallStats('items (GET …/items)'),
+      events: new CallStats('event stream opened (GET …/events)'),
       answer: new CallStats(`answer @${opts.rate}/s (PUT)`),
       answerMax: new CallStats(`answer max (${opts.connections} conn.)`),
       finish: new CallStats('finish (PUT …/review)'),
@@ -358,6 +363,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
       opts,
       `start: ${opts.students} students within ${opts.startWindow} s; the start answer carries the items${opts.fetchItems ? ', each then fetches them again' : ''}…`,
     );
+    const streams: ReturnType<typeof openEventStream>[] = [];
     let c0 = await cpuSample(server.pid, pool, db.name);
     const startT0 = performance.now();
     let lastStarted = startT0;
@@ -371,6 +377,14 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
         if (!isOk(reply)) return;
         onStarted(s, reply);
         lastStarted = Math.max(lastStarted, performance.now());
+        if (opts.events) {
+          setTimeout(() => {
+            const due = performance.now();
+            const stream = openEventStream(server.base, `${PLAYER}/${testId}/events`, s.headers);
+            streams.push(stream);
+            void stream.opened.then((opened) => stats.events.add(due, opened));
+          }, r(3000));
+        }
         if (!opts.fetchItems) return;
         const sent = performance.now();
         stats.items.add(sent, await itemsCall(client, s, testId));
@@ -442,6 +456,11 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     });
     c1 = await cpuSample(server.pid, pool, db.name);
     cpu.finish = cpuBetween(c0, c1, stats.finish.count);
+    const streamsWithoutEvent = streams.filter((st) => st.events() === 0).length;
+    for (const stream of streams) stream.close();
+    if (opts.events) {
+      say(opts, `event streams: ${streams.length} opened, ${streamsWithoutEvent} without an event`);
+    }
     await server.stop();
     const serverProblems = await logProblems(serverLog);
 
@@ -687,6 +706,7 @@ export async function examDayCli(argv: string[]): Promise<number> {
       saturation: { type: 'string' },
       'no-baseline': { type: 'boolean' },
       'fetch-items': { type: 'boolean' },
+      events: { type: 'boolean' },
       workers: { type: 'string' },
       'log-level': { type: 'string' },
       'no-write': { type: 'boolean' },
@@ -715,6 +735,7 @@ export async function examDayCli(argv: string[]): Promise<number> {
     saturation: num(values.saturation, d.saturation),
     baseline: !values['no-baseline'],
     fetchItems: values['fetch-items'] ?? false,
+    events: values.events ?? false,
     workers: Math.max(1, Math.round(num(values.workers, d.workers))),
     logLevel: values['log-level'] ?? d.logLevel,
     write: !values['no-write'],
