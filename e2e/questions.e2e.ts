@@ -504,18 +504,26 @@ describe.skipIf(!hasChromium)('question bank in the browser', () => {
     await poll(() => page.getByText('2 corectori din 2 necesari').count()).toBe(1);
 
     // A teacher made inactive after the list was shown: the server refuses, the page says so.
+    // He turns inactive just as the request leaves, so no refetch of the list can show it first.
     await reviewers.getByRole('searchbox', { name: 'Caută profesor' }).fill('Munteanu');
     const addSorin = reviewers.getByRole('button', { name: 'Adaugă corector: Munteanu Sorin' });
     await addSorin.waitFor();
-    await podium.db
-      .update(users)
-      .set({ state: 'inactive' })
-      .where(eq(users.id, teachers.sorin ?? ''));
+    const teachersCall = (url: URL) => url.pathname.endsWith('/teachers');
+    await page.route(teachersCall, async (route) => {
+      if (route.request().method() === 'POST') {
+        await podium.db
+          .update(users)
+          .set({ state: 'inactive' })
+          .where(eq(users.id, teachers.sorin ?? ''));
+      }
+      await route.continue();
+    });
     await addSorin.click();
     await toast(page, 'Corectorul nu a putut fi desemnat');
     await poll(() =>
       page.getByRole('region', { name: 'Corectorii', exact: true }).getByRole('alert').innerText(),
     ).toContain('Profesorul ales nu este activ.');
+    await page.unroute(teachersCall);
 
     // Removing a reviewer, then adding them back.
     await page.getByRole('button', { name: 'Elimină: Dobre Elena' }).click();
