@@ -643,7 +643,10 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     const lang = 'ro';
     const email = 'elena.stan@elevi.example.ro';
     const { page, context } = await openAs(email, { lang });
-    const listening = page.waitForResponse((r) => r.url().endsWith(`/mytests/${testId}/events`));
+    // The player opens its event stream within EVENT_STREAM_OPEN_SPREAD_MS (20 s).
+    const listening = page.waitForResponse((r) => r.url().endsWith(`/mytests/${testId}/events`), {
+      timeout: 30_000,
+    });
     await page.goto(`${podium.baseUrl}/test/${testId}`);
     // Her attempt runs already (the clock test above): the player resumes it.
     await page.getByRole('timer').waitFor();

@@ -99,6 +99,13 @@ export const myTestsResponseSchema = z.array(myTestSchema);
  * as a decimal point), free text (open), or null to clear the answer.
  */
 export const MAX_TYPED_ANSWER_LENGTH = 50;
+
+/**
+ * A player opens the attempt's event stream at a random moment within this long of loading: a
+ * whole exam starts in the same minute, and the streams must not all open in the burst of
+ * starts (meanwhile every saved answer and the 30-second state check carry the deadline).
+ */
+export const EVENT_STREAM_OPEN_SPREAD_MS = 20_000;
 export const MAX_OPEN_ANSWER_LENGTH = 5000;
 export const submittedAnswerSchema = z.union([
   z

@@ -1,5 +1,9 @@
 import type { ErrorCode } from '../../../../shared/errors.js';
-import type { PlayerState, SubmittedAnswer } from '../../../../shared/schemas/player.js';
+import {
+  EVENT_STREAM_OPEN_SPREAD_MS,
+  type PlayerState,
+  type SubmittedAnswer,
+} from '../../../../shared/schemas/player.js';
 import { ApiError } from '../../api/client.js';
 import { readAttemptEvents } from './api/attempt-events.js';
 import { finishTest } from './api/finish-test.js';
@@ -78,8 +82,6 @@ const POLL_RUNNING_MS = 30_000;
 const POLL_TIME_UP_MS = 3_000;
 const POLL_UNREACHABLE_MS = 5_000;
 const FINISH_FLUSH_MS = 15_000;
-/** The event stream opens within this long of the player: not all students in one second. */
-const EVENTS_FIRST_WAIT_MS = 3_000;
 const EVENTS_BACKOFF: BackoffOptions = { baseMs: 2_000, maxMs: 30_000, factor: 2 };
 
 /** No network, a busy or restarting server: worth another try. */
@@ -244,8 +246,8 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
   /**
    * Staff's extra time or a reopen reaches the timer at once through the attempt's event
    * stream; the polls and the answers' acks still carry the deadline when the stream is down.
-   * Opened after a short random wait (a whole exam starts in the same minute), reopened with
-   * backoff while the attempt runs.
+   * Opened after a random wait (EVENT_STREAM_OPEN_SPREAD_MS), reopened with backoff while the
+   * attempt runs.
    */
   const events = new AbortController();
   async function listen(failures: number): Promise<void> {
@@ -316,7 +318,7 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
   if (init.sample) saveSnapshot(snapshot.deadline);
   void store.writeSnapshot(snapshot).catch(() => undefined);
   poll();
-  later(() => void listen(0), Math.round(Math.random() * EVENTS_FIRST_WAIT_MS));
+  later(() => void listen(0), Math.round(Math.random() * EVENT_STREAM_OPEN_SPREAD_MS));
 
   return {
     testId,
