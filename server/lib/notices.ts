@@ -102,7 +102,11 @@ export function createNotices(database: Pick<Database, 'pool'>, log?: Log): Noti
     return connecting;
   }
 
+  const gone = new WeakSet<pg.Client>();
+  /** A listening connection failed or ended (reported once, whichever event comes first). */
   function lost(client: pg.Client) {
+    if (gone.has(client)) return;
+    gone.add(client);
     if (listener === client) listener = undefined;
     client.removeAllListeners('end');
     void client.end().catch(() => {});

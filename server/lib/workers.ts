@@ -2,6 +2,12 @@ import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 
+/** A setting that must be a whole number above zero, or undefined (unset or anything else). */
+function wholeAboveZero(value: string | undefined): number | undefined {
+  const n = value === undefined || value === '' ? Number.NaN : Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
 /**
  * How many server processes to run. The embedded database lives inside one process, so PGlite
  * always gets one; on PostgreSQL `WORKERS` decides, else one per core: a process is one event
@@ -9,8 +15,8 @@ import { availableParallelism } from 'node:os';
  */
 export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
   if (!env.DATABASE_URL) return 1;
-  const wanted = env.WORKERS === undefined || env.WORKERS === '' ? NaN : Number(env.WORKERS);
-  if (Number.isInteger(wanted) && wanted >= 1) return Math.min(wanted, 64);
+  const wanted = wholeAboveZero(env.WORKERS);
+  if (wanted) return Math.min(wanted, 64);
   return availableParallelism();
 }
 
@@ -20,8 +26,8 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
  * PostgreSQL's default of 100 connections, leaving room for the migrations, psql and backups).
  */
 export function poolSizePerWorker(workers: number, env: NodeJS.ProcessEnv = process.env): number {
-  const wanted = env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : NaN;
-  if (Number.isInteger(wanted) && wanted >= 1) return wanted;
+  const wanted = wholeAboveZero(env.DATABASE_POOL_SIZE);
+  if (wanted) return wanted;
   return Math.max(2, Math.min(20, Math.floor(80 / Math.max(1, workers))));
 }
 

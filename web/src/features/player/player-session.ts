@@ -159,6 +159,19 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
     sample = betterSample(sample, next);
   };
 
+  /** Runs `fn` after `ms` unless the session is disposed first; returns a cancel. */
+  const later = (fn: () => void, ms: number) => {
+    const id = setTimeout(() => {
+      timers.delete(id);
+      fn();
+    }, ms);
+    timers.add(id);
+    return () => {
+      clearTimeout(id);
+      timers.delete(id);
+    };
+  };
+
   const restored = restoreAnswers(snapshot.items, init.pending);
   const queue = createAnswerQueue(
     {
@@ -173,17 +186,7 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
         return r.data;
       },
       classify: classifyAnswerError,
-      setTimer(fn, ms) {
-        const id = setTimeout(() => {
-          timers.delete(id);
-          fn();
-        }, ms);
-        timers.add(id);
-        return () => {
-          clearTimeout(id);
-          timers.delete(id);
-        };
-      },
+      setTimer: later,
       onEnded(error) {
         const code = error instanceof ApiError ? error.code : 'GENERAL_ERROR';
         update({ phase: 'ended', endedCode: code });
@@ -272,14 +275,6 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
     const next = heard ? 1 : failures + 1;
     later(() => void listen(next), backoffDelay(next, Math.random, EVENTS_BACKOFF));
   }
-
-  const later = (fn: () => void, ms: number) => {
-    const id = setTimeout(() => {
-      timers.delete(id);
-      fn();
-    }, ms);
-    timers.add(id);
-  };
 
   const poll = () => {
     if (disposed) return;
