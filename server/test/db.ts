@@ -36,3 +36,39 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * A transaction on its own connection of `pool`, left open after `work` until `commit` (or
+ * `rollback`): one side of a race between two transactions, held while the other is started.
+ */
+export async function heldTransaction(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<unknown>) {
+  const client = await pool.connect();
+  const end = async (command: 'commit' | 'rollback') => {
+    try {
+      await client.query(command);
+    } finally {
+      client.release();
+    }
+  };
+  try {
+    await client.query('begin');
+    await work(client);
+  } catch (err) {
+    await end('rollback');
+    throw err;
+  }
+  return { commit: () => end('commit'), rollback: () => end('rollback') };
+}
+
+/** Resolves once another session of the pool's database waits for a lock (fails after ~5 s). */
+export async function someoneWaits(pool: pg.Pool) {
+  for (let i = 0; i < 200; i += 1) {
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if ((rows[0]?.n ?? 0) > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('nobody waited for the held transaction');
+}

@@ -184,13 +184,18 @@ export async function findStudentsWithResults(
   return new Set(list.map((r) => r.student_id));
 }
 
-/** Removes the students from the edition and from every phase of it. */
+/**
+ * Removes the students from the edition and from every phase of it, and returns those of them
+ * who have a trace in the edition after all (see `findStudentsWithResults`): a start or an
+ * upload that held a registration (`holdRegistration`) while the caller checked commits before
+ * the delete goes on, and is seen here. Anyone returned means the caller must roll back.
+ */
 export async function deleteEnrolments(
   db: Db,
   editionId: string,
   studentIds: string[],
-): Promise<void> {
-  if (studentIds.length === 0) return;
+): Promise<Set<string>> {
+  if (studentIds.length === 0) return new Set();
   await db.delete(phaseStudents).where(
     and(
       inArray(phaseStudents.studentId, studentIds),
@@ -203,6 +208,7 @@ export async function deleteEnrolments(
     .where(
       and(eq(editionStudents.editionId, editionId), inArray(editionStudents.studentId, studentIds)),
     );
+  return findStudentsWithResults(db, editionId, studentIds);
 }
 
 export async function updateEnrolment(

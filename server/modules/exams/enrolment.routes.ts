@@ -85,7 +85,7 @@ export function enrolmentRoutes(app: FastifyInstance, { enrolment }: ExamMgmt) {
       schema: {
         tags: TAGS,
         summary: 'Remove students from the edition',
-        description: `Also from its phases. Students with a result in a phase fail. ${WHO}`,
+        description: `Also from its phases. Students with a result in a phase, a test attempt or an uploaded answer fail; one who starts a test while being removed makes the whole removal 409 STUDENT_HAS_RESULTS, with nothing changed. ${WHO}`,
         params: editionParams,
         body: editionStudentsSchema,
         response: { 200: failedStudentsSchema },

@@ -24,6 +24,7 @@ import {
   seesWholeExam,
 } from './exams.policy.js';
 import { addToFirstPhase } from './phases.repo.js';
+import { startedMeanwhile } from './registration.js';
 
 export type EnrolmentDeps = { db: Db; clock: Clock };
 type EditionIds = { examId: string; editionId: string };
@@ -244,7 +245,8 @@ export function enrolmentService({ db, clock }: EnrolmentDeps) {
           );
         };
         const removed = wanted.filter(ok);
-        await repo.deleteEnrolments(tx, ids.editionId, removed);
+        const started = await repo.deleteEnrolments(tx, ids.editionId, removed);
+        if (started.size > 0) throw startedMeanwhile();
         if (removed.length > 0) {
           await appendAudit(tx, {
             actorId: actor.id,

@@ -12,6 +12,7 @@ import * as enrolmentRepo from './enrolment.repo.js';
 import { enrolInEdition, isEligibleStudent } from './enrolment.service.js';
 import * as repo from './open-exams.repo.js';
 import { addToPhase, type PhaseRow } from './phases.repo.js';
+import { startedMeanwhile } from './registration.js';
 
 export type OpenExamsDeps = { db: Db };
 
@@ -117,7 +118,8 @@ export function openExamsService({ db }: OpenExamsDeps) {
         if (withResults.size > 0) {
           throw new AppError('STUDENT_HAS_RESULTS', 'The student already has results');
         }
-        await enrolmentRepo.deleteEnrolments(tx, editionId, [facts.id]);
+        const started = await enrolmentRepo.deleteEnrolments(tx, editionId, [facts.id]);
+        if (started.size > 0) throw startedMeanwhile();
         await appendAudit(tx, {
           actorId: actor.id,
           action: 'edition.unregister',

@@ -188,3 +188,13 @@ export async function findQualifying(
     );
   return rows.map((r) => r.studentId);
 }
+
+/** Takes the registration row FOR KEY SHARE (see `holdRegistration`); false when there is none. */
+export async function holdPhaseStudent(db: Db, phaseId: string, studentId: string) {
+  const [row] = await db
+    .select({ studentId: phaseStudents.studentId })
+    .from(phaseStudents)
+    .where(and(eq(phaseStudents.phaseId, phaseId), eq(phaseStudents.studentId, studentId)))
+    .for('key share');
+  return row !== undefined;
+}

@@ -6,7 +6,7 @@ import type { AttemptRow } from './player.repo.js';
 // Exam day's two hottest calls, each one SQL statement and one round trip: the start and the
 // answer write. Plain SQL text, sent as named prepared statements on PostgreSQL.
 
-const START_NAME = 'player_start_v1';
+const START_NAME = 'player_start_v2';
 const ANSWER_NAME = 'player_answer_upsert_v2';
 const ANSWER_MANY_NAME = 'player_answer_upsert_many_v1';
 
@@ -76,6 +76,8 @@ export type AnswerUpsertParams = [
  * `stableItemOrder`: by SHA-256 of "seed:student:item", compared bytewise). No row: no such
  * session or not a student who may start. A new attempt is visible in `inserted`; an existing
  * one (or a first start lost to a concurrent one: neither) is decided by the caller.
+ * The registration row is taken FOR KEY SHARE: a removal from the phase waits for this start
+ * to commit and then sees its attempt, or, having deleted first, leaves no row to start from.
  *
  * Parameters: $1 token hash, $2 server now, $3 phase id, $4 edition id, $5 test id, $6 new
  * attempt id, $7 its deadline, $8 the test's seed, $9 the test's grades, $10 create.
@@ -87,8 +89,8 @@ with s as (
     and u.deleted_at is null and u.type = 'student' and u.state = 'active' and u.registered
 ), f as (
   select s.id,
-    exists (select 1 from phase_students ps where ps.phase_id = $3::uuid and ps.student_id = s.id)
-      as in_phase,
+    exists (select 1 from phase_students ps where ps.phase_id = $3::uuid and ps.student_id = s.id
+      for key share) as in_phase,
     coalesce((select es.grade from edition_students es
       where es.edition_id = $4::uuid and es.student_id = s.id), s.grade) as grade
   from s

@@ -16,6 +16,7 @@ import {
   tests,
   users,
 } from '../../db/schema.js';
+import { holdRegistration } from '../exams/registration.js';
 
 export type AttemptRow = typeof attempts.$inferSelect;
 
@@ -211,26 +212,6 @@ export function playerQueries(db: Db) {
     .from(answers)
     .where(and(eq(answers.testId, testIdParam), eq(answers.studentId, studentId)))
     .prepare('player_student_answers_v1');
-  const attemptInsert = db
-    .insert(attempts)
-    .values({
-      id: sql.placeholder('id'),
-      testId: testIdParam,
-      studentId,
-      state: 'in_progress',
-      startedAt: sql.placeholder('startedAt'),
-      deadlineAt: sql.placeholder('deadlineAt'),
-      itemOrder: sql.placeholder('itemOrder'),
-    })
-    .onConflictDoNothing({ target: [attempts.testId, attempts.studentId] })
-    .returning()
-    .prepare('player_attempt_insert_v1');
-  const attemptRead = db
-    .select()
-    .from(attempts)
-    .where(and(eq(attempts.testId, testIdParam), eq(attempts.studentId, studentId)))
-    .prepare('player_attempt_read_v1');
-
   return {
     /** One test with the student's facts and attempt (undefined: no such test). */
     async studentTest(forStudent: string, testId: string) {
@@ -255,28 +236,38 @@ export function playerQueries(db: Db) {
     storedAnswers(testId: string, forStudent: string): Promise<StoredAnswerRow[]> {
       return stored.execute({ testId, studentId: forStudent });
     },
-    /**
-     * Creates the attempt unless one exists (two starts at once both end with the same one).
-     * Returns the attempt as stored.
-     */
-    async insertAttempt(row: {
-      id: string;
-      testId: string;
-      studentId: string;
-      startedAt: Date;
-      deadlineAt: Date;
-      itemOrder: string[];
-    }): Promise<AttemptRow> {
-      const [created] = await attemptInsert.execute(row);
-      if (created) return created;
-      const [existing] = await attemptRead.execute(row);
-      if (!existing) throw new Error('attempt neither inserted nor found');
-      return existing;
-    },
   };
 }
 
 export type PlayerQueries = ReturnType<typeof playerQueries>;
+
+/**
+ * Creates the attempt unless one exists (two starts at once both end with the same one) while
+ * the student's registration in the phase is held, so a removal from the phase cannot race it.
+ * Returns the attempt as stored, or undefined when the student is no longer registered.
+ */
+export async function insertAttempt(
+  db: Db,
+  phaseId: string,
+  row: {
+    id: string;
+    testId: string;
+    studentId: string;
+    startedAt: Date;
+    deadlineAt: Date;
+    itemOrder: string[];
+  },
+): Promise<AttemptRow | undefined> {
+  return db.transaction(async (tx) => {
+    if (!(await holdRegistration(tx, phaseId, row.studentId))) return undefined;
+    const [created] = await tx
+      .insert(attempts)
+      .values({ ...row, state: 'in_progress' })
+      .onConflictDoNothing({ target: [attempts.testId, attempts.studentId] })
+      .returning();
+    return created ?? findAttempt(tx, row.testId, row.studentId);
+  });
+}
 
 export async function findAttempt(
   db: Db,

@@ -316,7 +316,7 @@ export function playerService(deps: PlayerDeps) {
       Math.min(now.getTime() + test.durationMinutes * 60_000, test.endDate.getTime()),
     );
     const attemptId = uuidv7(now.getTime());
-    const attempt = await queries.insertAttempt({
+    const attempt = await repo.insertAttempt(db, test.phaseId, {
       id: attemptId,
       testId: test.testId,
       studentId,
@@ -328,6 +328,8 @@ export function playerService(deps: PlayerDeps) {
         rows.map((r) => r.itemId),
       ),
     });
+    // Removed from the phase in the meantime: no longer the student's test.
+    if (!attempt) throw notFound('test');
     // Two first starts at once: the loser gets the winner's attempt (same order), whose
     // answers it reads again.
     if (attempt.state === 'finished') throw alreadyReviewed();

@@ -1,8 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Answer, StudentItems, UploadResult } from '../../../shared/schemas/uploads.js';
+import { makeEnrolment } from '../../db/factories.js';
 import { answers, auditEvents, phases, tests } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
+import { heldTransaction, someoneWaits } from '../../test/db.js';
 import {
   codeOf,
   DURING,
@@ -525,5 +527,37 @@ describe('staff enter the answer of a student who wrote on paper', () => {
     });
     expect(online.statusCode).toBe(400);
     expect(codeOf(online)).toBe('CLIENT_ERROR');
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('an upload racing a removal from the phase', () => {
+  it('waits for the removal and then stores nothing: the student is no longer the test’s', async () => {
+    const pool = t.database.pool;
+    if (!pool) throw new Error('PostgreSQL only');
+    const p = await kit.person({ type: 'student', grade: 7 });
+    await makeEnrolment(t.database.db, {
+      editionId: w.edition.id,
+      studentId: p.id,
+      grade: 7,
+      phaseIds: [w.hybrid.id],
+    });
+    const removal = await heldTransaction(pool, (c) =>
+      c.query('delete from phase_students where phase_id = $1 and student_id = $2', [
+        w.hybrid.id,
+        p.id,
+      ]),
+    );
+    try {
+      const res = upload(p, item(0), [{ name: 'pagina.png', data: samplePng() }]);
+      await someoneWaits(pool);
+      await removal.commit();
+      const done = await res;
+      expect(done.statusCode, done.body).toBe(404);
+    } catch (err) {
+      await removal.rollback().catch(() => {});
+      throw err;
+    }
+    const stored = await t.database.db.select().from(answers).where(eq(answers.studentId, p.id));
+    expect(stored).toHaveLength(0);
   });
 });

@@ -19,6 +19,7 @@ import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { detectFileType } from '../../lib/files/detect.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { holdRegistration } from '../exams/registration.js';
 import { toAnswerDto, toAnswerFileDto, toUploadTestDto } from './uploads.dto.js';
 import type { Upload } from './uploads.http.js';
 import {
@@ -231,6 +232,10 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
       try {
         return await db.transaction(async (tx) => {
           await assertPhaseStillOpen(tx, scope, receivedAt);
+          // Removed from the phase meanwhile: no longer one of the test's students.
+          if (!(await holdRegistration(tx, scope.test.phaseId, studentId))) {
+            throw notFound('student');
+          }
           const answer = await repo.lockOrCreateAnswer(tx, {
             id: uuidv7(),
             testId: scope.test.id,
