@@ -415,6 +415,34 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
     await expect.poll(() => q1.getByText('Introdus de comisie').count()).toBe(1);
     await shot(page, 'answers-entry-ro');
 
+    // The PDF page in the browser's viewer inside the dialog, allowed by the content policy.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective));
+    });
+    await q1.getByRole('button', { name: 'Previzualizează lucrare-andrei-p2.pdf' }).click();
+    const pdf = page.getByRole('dialog', { name: /lucrare-andrei-p2\.pdf/ });
+    const frame = pdf.locator('iframe[title="Document încărcat: lucrare-andrei-p2.pdf"]');
+    await expect.poll(() => frame.getAttribute('src')).toMatch(/^blob:/);
+    // Chromium's own PDF viewer loaded inside it (a blocked frame shows an error page instead).
+    const viewerReady = async () => {
+      const viewer = page.frames().find((f) => f.url().startsWith('chrome-extension://'));
+      return viewer ? viewer.evaluate(() => document.readyState) : 'none';
+    };
+    await expect.poll(viewerReady).toBe('complete');
+    // Only for the screenshot: the viewer draws the page a moment after its document loads.
+    await page.waitForTimeout(1500);
+    await expect
+      .poll(() => pdf.getByRole('button', { name: 'Deschide într-o filă nouă' }).count())
+      .toBe(1);
+    await shot(page, 'answers-entry-pdf-ro');
+    expect(
+      await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+    ).toEqual([]);
+    await pdf.getByRole('button', { name: 'Închide' }).click();
+    await pdf.waitFor({ state: 'hidden' });
+
     const [entry] = await podium.db
       .select()
       .from(auditEvents)

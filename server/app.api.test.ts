@@ -103,6 +103,9 @@ describe('server', () => {
       const res = await t.app.inject({ url });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      // Only the app's own pages and its blob: PDFs may be framed; no plugins at all.
+      expect(res.headers['content-security-policy']).toContain("frame-src 'self' blob:");
+      expect(res.headers['content-security-policy']).toContain("object-src 'none'");
       expect(res.headers['strict-transport-security']).toContain('max-age=');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['x-frame-options']).toBeDefined();

@@ -31,8 +31,9 @@ type Props = {
 };
 
 /**
- * A page of an answer: images shown whole; a PDF opened in a new tab (the app's content
- * policy allows no embedded documents) or downloaded. Full screen on phones.
+ * A page of an answer: images shown whole; a PDF in the browser's own viewer inside the dialog
+ * (phone browsers show none there: they open it in a new tab), or downloaded. Full screen on
+ * phones.
  */
 export function FilePreviewDialog({ ids, answerId, file, onClose }: Props) {
   const { t, i18n } = useTranslation();
@@ -74,7 +75,24 @@ export function FilePreviewDialog({ ids, answerId, file, onClose }: Props) {
             sx={{ maxWidth: '100%', maxHeight: '75vh', objectFit: 'contain', display: 'block' }}
           />
         )}
-        {file && url.data && !isImage(file.mime) && (
+        {file && url.data && !isImage(file.mime) && !isPhone && (
+          <Stack spacing={1} sx={{ width: '100%', alignItems: 'flex-end' }}>
+            <Box
+              component="iframe"
+              src={url.data}
+              title={t('answerFiles.pdfFrame', { name: file.name })}
+              sx={{ width: '100%', height: '70vh', border: 0, display: 'block' }}
+            />
+            <Button
+              size="small"
+              startIcon={<OpenInNew />}
+              onClick={() => window.open(url.data, '_blank', 'noopener')}
+            >
+              {t('answerFiles.openPdfTab')}
+            </Button>
+          </Stack>
+        )}
+        {file && url.data && !isImage(file.mime) && isPhone && (
           <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', py: 2 }}>
             <PictureAsPdf color="error" sx={{ fontSize: 64 }} />
             <Typography>{t('answerFiles.pdfHint')}</Typography>
