@@ -8,6 +8,7 @@ import cluster from 'node:cluster';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { uuidv7 } from '../server/lib/ids.js';
+import { poolSizePerWorker } from '../server/lib/workers.js';
 
 type Body = { studentId: string; itemId: string; submittedAnswer: unknown; seq: number };
 
@@ -37,8 +38,8 @@ if (cluster.isPrimary && workers > 1) {
 async function serve() {
   const pool = new pg.Pool({
     connectionString: process.env.DATABASE_URL,
-    // The server's pool size (server/db/client.ts), so both sides get the same connections.
-    max: Number(process.env.POOL_SIZE ?? 20),
+    // The server's pool size, so both sides get the same connections.
+    max: poolSizePerWorker(workers),
   });
   pool.on('error', () => {});
 

@@ -23,8 +23,17 @@ export type BenchDatabase = {
   url: string;
   name: string;
   database: Database;
-  /** Server settings that decide whether an acknowledged commit survives a crash. */
-  durability: { synchronousCommit: string; fsync: string; version: string };
+  /**
+   * Server settings that decide whether an acknowledged commit survives a crash, and when
+   * PostgreSQL checkpoints (after one, the first change of every page logs the whole page).
+   */
+  durability: {
+    synchronousCommit: string;
+    fsync: string;
+    version: string;
+    checkpointTimeout: string;
+    maxWalSize: string;
+  };
   drop(): Promise<void>;
 };
 
@@ -62,6 +71,8 @@ export async function createBenchDatabase(prefix: string): Promise<BenchDatabase
       synchronousCommit: await setting('synchronous_commit'),
       fsync: await setting('fsync'),
       version: await setting('server_version'),
+      checkpointTimeout: await setting('checkpoint_timeout'),
+      maxWalSize: await setting('max_wal_size'),
     };
     if (durability.synchronousCommit === 'off' || durability.fsync !== 'on') {
       throw new Error(
@@ -686,7 +697,19 @@ export type CpuSample = {
   /** CPU seconds per PostgreSQL process. */
   postgres: Map<number, number>;
   generator: number;
+  /** Checkpoints PostgreSQL has begun so far (timed or requested). */
+  checkpoints: number;
 };
+
+/** Checkpoints begun since the statistics were reset (pg_stat_checkpointer from PostgreSQL 17). */
+async function checkpointsBegun(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool
+    .query<{ n: string }>('select checkpoints_timed + checkpoints_req as n from pg_stat_bgwriter')
+    .catch(() =>
+      pool.query<{ n: string }>('select num_timed + num_requested as n from pg_stat_checkpointer'),
+    );
+  return Number(rows[0]?.n ?? 0);
+}
 
 /** CPU seconds used so far by the server process, the bench's PostgreSQL processes and this one. */
 export async function cpuSample(
@@ -703,6 +726,7 @@ export async function cpuSample(
       processTree(serverPid).reduce((sum, pid) => sum + processTicks(pid), 0) / TICKS_PER_SECOND,
     postgres: new Map(pids.map((pid) => [pid, processTicks(pid) / TICKS_PER_SECOND])),
     generator: (self.user + self.system) / 1e6,
+    checkpoints: await checkpointsBegun(pool),
   };
 }
 
@@ -727,6 +751,7 @@ export function cpuBetween(a: CpuSample, b: CpuSample, requests: number) {
     server: round(used.server / s),
     postgres: round(used.postgres / s),
     generator: round(used.generator / s),
+    checkpoints: b.checkpoints - a.checkpoints,
     requests,
     msPerRequest: {
       server: perRequest(used.server),

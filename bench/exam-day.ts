@@ -209,7 +209,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
   try {
     say(
       opts,
-      `exam-day: PostgreSQL ${db.durability.version} (synchronous_commit=${db.durability.synchronousCommit}, fsync=${db.durability.fsync}), database ${db.name}`,
+      `exam-day: PostgreSQL ${db.durability.version} (synchronous_commit=${db.durability.synchronousCommit}, fsync=${db.durability.fsync}, checkpoint_timeout=${db.durability.checkpointTimeout}), database ${db.name}`,
     );
     const phasesSeconds =
       opts.startWindow +
@@ -631,7 +631,7 @@ export function formatReport(x: ExamDayResult): string {
     `exam-day ${x.at}: ${n0(o.students)} students, ${o.items} items, answers ${n0(o.rate)}/s for ${o.seconds} s, closed loop ${o.connections} clients × ${o.saturation} s`,
   );
   lines.push(
-    `PostgreSQL ${x.postgres.version} (synchronous_commit=${x.postgres.synchronousCommit}, fsync=${x.postgres.fsync}); ${x.machine.cpus} cores, load ${x.machine.loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${x.machine.loadAfter.map((l) => l.toFixed(2)).join(' ')} after; server LOG_LEVEL=${o.logLevel}, ${o.workers} worker process(es) for the server and the bare route`,
+    `PostgreSQL ${x.postgres.version} (synchronous_commit=${x.postgres.synchronousCommit}, fsync=${x.postgres.fsync}, checkpoint_timeout=${x.postgres.checkpointTimeout}, max_wal_size=${x.postgres.maxWalSize}); ${x.machine.cpus} cores, load ${x.machine.loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${x.machine.loadAfter.map((l) => l.toFixed(2)).join(' ')} after; server LOG_LEVEL=${o.logLevel}, ${o.workers} worker process(es) for the server and the bare route`,
   );
   lines.push('');
   lines.push('| call | count | ok | errors | ok/s | p50 ms | p99 ms | p99.9 ms | max ms |');
@@ -661,7 +661,7 @@ export function formatReport(x: ExamDayResult): string {
     const lag = x.loops[phase]?.maxLagMs;
     const m = c.msPerRequest;
     lines.push(
-      `  ${phase.padEnd(10)} cores ${c.server.toFixed(2)} / ${c.postgres.toFixed(2)} / ${c.generator.toFixed(2)}   ms/request ${m.server.toFixed(2)} / ${m.postgres.toFixed(2)} / ${m.generator.toFixed(2)} (${n0(c.requests)} requests)${lag ? `   generator lag max ${lag.toFixed(0)} ms` : ''}`,
+      `  ${phase.padEnd(10)} cores ${c.server.toFixed(2)} / ${c.postgres.toFixed(2)} / ${c.generator.toFixed(2)}   ms/request ${m.server.toFixed(2)} / ${m.postgres.toFixed(2)} / ${m.generator.toFixed(2)} (${n0(c.requests)} requests)${lag ? `   generator lag max ${lag.toFixed(0)} ms` : ''}${c.checkpoints > 0 ? `   checkpoints begun ${c.checkpoints}` : ''}`,
     );
   }
   if (x.answerCpuTimeline.length > 1) {

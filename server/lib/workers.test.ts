@@ -25,17 +25,17 @@ describe('workerCount', () => {
 });
 
 describe('poolSizePerWorker', () => {
-  it('gives each process 20 connections, fewer when many processes would pass 80 together', () => {
-    expect(poolSizePerWorker(1, {})).toBe(20);
-    expect(poolSizePerWorker(4, {})).toBe(20);
-    expect(poolSizePerWorker(8, {})).toBe(10);
+  it('gives each process 6 connections, fewer when many processes would pass 80 together', () => {
+    expect(poolSizePerWorker(1, {})).toBe(6);
+    expect(poolSizePerWorker(13, {})).toBe(6);
+    expect(poolSizePerWorker(16, {})).toBe(5);
     expect(poolSizePerWorker(64, {})).toBe(2);
   });
 
   it('takes DATABASE_POOL_SIZE when it is a whole number above zero', () => {
     expect(poolSizePerWorker(2, { DATABASE_POOL_SIZE: '50' })).toBe(50);
     for (const bad of ['', '0', '-1', '2.5', 'lots']) {
-      expect(poolSizePerWorker(2, { DATABASE_POOL_SIZE: bad }), bad).toBe(20);
+      expect(poolSizePerWorker(2, { DATABASE_POOL_SIZE: bad }), bad).toBe(6);
     }
   });
 });

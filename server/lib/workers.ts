@@ -22,13 +22,20 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
 
 /**
  * Database connections each server process keeps: `DATABASE_POOL_SIZE` when it is a whole
- * number above zero, else 20 shared down so that all processes together stay within 80 (under
+ * number above zero, else 6, shared down so that all processes together stay within 80 (under
  * PostgreSQL's default of 100 connections, leaving room for the migrations, psql and backups).
+ * Few on purpose: queries beyond the database's cores only queue inside it, and PostgreSQL
+ * plans a prepared statement afresh on each of its first five runs on a connection, so every
+ * extra connection adds planning to the first second of exam day's burst. Measured on the
+ * 2-core bench machine: 20 per process, start p99 298–515 ms and finish p99 10–12 s; 6 per
+ * process, 26 ms and 6.7 s (bench/README.md).
  */
+const DEFAULT_POOL_SIZE = 6;
+
 export function poolSizePerWorker(workers: number, env: NodeJS.ProcessEnv = process.env): number {
   const wanted = wholeAboveZero(env.DATABASE_POOL_SIZE);
   if (wanted) return wanted;
-  return Math.max(2, Math.min(20, Math.floor(80 / Math.max(1, workers))));
+  return Math.max(2, Math.min(DEFAULT_POOL_SIZE, Math.floor(80 / Math.max(1, workers))));
 }
 
 type Log = (message: string) => void;
