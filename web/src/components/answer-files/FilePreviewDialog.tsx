@@ -75,33 +75,35 @@ export function FilePreviewDialog({ ids, answerId, file, onClose }: Props) {
             sx={{ maxWidth: '100%', maxHeight: '75vh', objectFit: 'contain', display: 'block' }}
           />
         )}
-        {file && url.data && !isImage(file.mime) && !isPhone && (
-          <Stack spacing={1} sx={{ width: '100%', alignItems: 'flex-end' }}>
-            <Box
-              component="iframe"
-              src={url.data}
-              title={t('answerFiles.pdfFrame', { name: file.name })}
-              sx={{ width: '100%', height: '70vh', border: 0, display: 'block' }}
-            />
+        {file && url.data && !isImage(file.mime) && (
+          <Stack
+            spacing={isPhone ? 2 : 1}
+            sx={
+              isPhone
+                ? { alignItems: 'center', textAlign: 'center', py: 2 }
+                : { width: '100%', alignItems: 'flex-end' }
+            }
+          >
+            {isPhone ? (
+              <>
+                <PictureAsPdf color="error" sx={{ fontSize: 64 }} />
+                <Typography>{t('answerFiles.pdfHint')}</Typography>
+              </>
+            ) : (
+              <Box
+                component="iframe"
+                src={url.data}
+                title={t('answerFiles.pdfFrame', { name: file.name })}
+                sx={{ width: '100%', height: '70vh', border: 0, display: 'block' }}
+              />
+            )}
             <Button
-              size="small"
+              variant={isPhone ? 'contained' : 'text'}
+              size={isPhone ? 'medium' : 'small'}
               startIcon={<OpenInNew />}
               onClick={() => window.open(url.data, '_blank', 'noopener')}
             >
-              {t('answerFiles.openPdfTab')}
-            </Button>
-          </Stack>
-        )}
-        {file && url.data && !isImage(file.mime) && isPhone && (
-          <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', py: 2 }}>
-            <PictureAsPdf color="error" sx={{ fontSize: 64 }} />
-            <Typography>{t('answerFiles.pdfHint')}</Typography>
-            <Button
-              variant="contained"
-              startIcon={<OpenInNew />}
-              onClick={() => window.open(url.data, '_blank', 'noopener')}
-            >
-              {t('answerFiles.openPdf')}
+              {t(isPhone ? 'answerFiles.openPdf' : 'answerFiles.openPdfTab')}
             </Button>
           </Stack>
         )}
