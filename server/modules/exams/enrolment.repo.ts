@@ -184,18 +184,13 @@ export async function findStudentsWithResults(
   return new Set(list.map((r) => r.student_id));
 }
 
-/**
- * Removes the students from the edition and from every phase of it, and returns those of them
- * who have a trace in the edition after all (see `findStudentsWithResults`): a start or an
- * upload that held a registration (`holdRegistration`) while the caller checked commits before
- * the delete goes on, and is seen here. Anyone returned means the caller must roll back.
- */
+/** Removes the students from the edition and from every phase of it (see `removeEnrolments`). */
 export async function deleteEnrolments(
   db: Db,
   editionId: string,
   studentIds: string[],
-): Promise<Set<string>> {
-  if (studentIds.length === 0) return new Set();
+): Promise<void> {
+  if (studentIds.length === 0) return;
   await db.delete(phaseStudents).where(
     and(
       inArray(phaseStudents.studentId, studentIds),
@@ -208,7 +203,6 @@ export async function deleteEnrolments(
     .where(
       and(eq(editionStudents.editionId, editionId), inArray(editionStudents.studentId, studentIds)),
     );
-  return findStudentsWithResults(db, editionId, studentIds);
 }
 
 export async function updateEnrolment(

@@ -24,7 +24,7 @@ import {
   seesWholeExam,
 } from './exams.policy.js';
 import { addToFirstPhase } from './phases.repo.js';
-import { startedMeanwhile } from './registration.js';
+import { removeEnrolments } from './registration.js';
 
 export type EnrolmentDeps = { db: Db; clock: Clock };
 type EditionIds = { examId: string; editionId: string };
@@ -245,8 +245,7 @@ export function enrolmentService({ db, clock }: EnrolmentDeps) {
           );
         };
         const removed = wanted.filter(ok);
-        const started = await repo.deleteEnrolments(tx, ids.editionId, removed);
-        if (started.size > 0) throw startedMeanwhile();
+        await removeEnrolments(tx, ids.editionId, removed);
         if (removed.length > 0) {
           await appendAudit(tx, {
             actorId: actor.id,

@@ -12,7 +12,7 @@ import * as enrolmentRepo from './enrolment.repo.js';
 import { enrolInEdition, isEligibleStudent } from './enrolment.service.js';
 import * as repo from './open-exams.repo.js';
 import { addToPhase, type PhaseRow } from './phases.repo.js';
-import { startedMeanwhile } from './registration.js';
+import { removeEnrolments } from './registration.js';
 
 export type OpenExamsDeps = { db: Db };
 
@@ -118,8 +118,7 @@ export function openExamsService({ db }: OpenExamsDeps) {
         if (withResults.size > 0) {
           throw new AppError('STUDENT_HAS_RESULTS', 'The student already has results');
         }
-        const started = await enrolmentRepo.deleteEnrolments(tx, editionId, [facts.id]);
-        if (started.size > 0) throw startedMeanwhile();
+        await removeEnrolments(tx, editionId, [facts.id]);
         await appendAudit(tx, {
           actorId: actor.id,
           action: 'edition.unregister',

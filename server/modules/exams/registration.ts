@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
+import { deleteEnrolments, findStudentsWithResults } from './enrolment.repo.js';
 import { holdPhaseStudent } from './phase-students.repo.js';
 
 /**
@@ -12,6 +13,16 @@ export async function holdRegistration(tx: Db, phaseId: string, studentId: strin
   return holdPhaseStudent(tx, phaseId, studentId);
 }
 
-/** A removal that found, after its delete, a test the student started meanwhile: roll back. */
-export const startedMeanwhile = () =>
-  new AppError('STUDENT_HAS_RESULTS', 'The student started a test meanwhile');
+/**
+ * Removes the students from the edition and its phases, inside the caller's transaction, and
+ * refuses (STUDENT_HAS_RESULTS, so the caller's transaction rolls back) when one of them turns
+ * out to have a trace in the edition after all: a start or an upload that held a registration
+ * while the caller checked commits before the delete goes on, and is seen by the look after it.
+ */
+export async function removeEnrolments(tx: Db, editionId: string, studentIds: string[]) {
+  await deleteEnrolments(tx, editionId, studentIds);
+  const started = await findStudentsWithResults(tx, editionId, studentIds);
+  if (started.size > 0) {
+    throw new AppError('STUDENT_HAS_RESULTS', 'The student started a test meanwhile');
+  }
+}
