@@ -34,6 +34,15 @@ async function shot(page: Page, name: string) {
   await saveShot(page, name);
 }
 
+/**
+ * Whether Chromium's own PDF viewer has loaded in a frame of the page (a frame blocked by the
+ * content policy shows an error page instead).
+ */
+async function pdfViewerLoaded(page: Page) {
+  const viewer = page.frames().find((f) => f.url().startsWith('chrome-extension://'));
+  return viewer ? viewer.evaluate(() => document.readyState !== 'loading') : false;
+}
+
 /** A page of handwriting, photographed: drawn by the browser as a PNG or JPEG. */
 async function handwritten(browser: Browser, lines: string[], type: 'png' | 'jpeg') {
   const page = await browser.newPage({ viewport: { width: 480, height: 640 } });
@@ -436,12 +445,7 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
     const pdf = page.getByRole('dialog', { name: /lucrare-andrei-p2\.pdf/ });
     const frame = pdf.locator('iframe[title="Document încărcat: lucrare-andrei-p2.pdf"]');
     await expect.poll(() => frame.getAttribute('src')).toMatch(/^blob:/);
-    // Chromium's own PDF viewer loaded inside it (a blocked frame shows an error page instead).
-    const viewerLoaded = async () => {
-      const viewer = page.frames().find((f) => f.url().startsWith('chrome-extension://'));
-      return viewer ? viewer.evaluate(() => document.readyState !== 'loading') : false;
-    };
-    await expect.poll(viewerLoaded).toBe(true);
+    await expect.poll(() => pdfViewerLoaded(page)).toBe(true);
     // Only for the screenshot: the viewer draws the page a moment after its document loads.
     await page.waitForTimeout(1500);
     await expect
@@ -538,6 +542,26 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
     await preview.getByRole('button', { name: 'Close' }).click();
     await preview.waitFor({ state: 'hidden' });
     await shot(page, 'student-answers-en');
+
+    // Andrei's paper answer, entered by the admin: its PDF page in the viewer, in English.
+    await page.goto(
+      `${podium.baseUrl}${phaseUrl()}/test/${ids.test}/student/${people.andrei}/answers`,
+    );
+    await page
+      .getByRole('region', { name: 'Question 1' })
+      .getByRole('button', { name: 'Preview lucrare-andrei-p2.pdf' })
+      .click();
+    const pdf = page.getByRole('dialog', { name: /lucrare-andrei-p2\.pdf/ });
+    await expect
+      .poll(() => pdf.locator('iframe[title="Uploaded document: lucrare-andrei-p2.pdf"]').count())
+      .toBe(1);
+    await expect.poll(() => pdfViewerLoaded(page)).toBe(true);
+    await expect.poll(() => pdf.getByRole('button', { name: 'Open in a new tab' }).count()).toBe(1);
+    // Only for the screenshot: the viewer draws the page a moment after its document loads.
+    await page.waitForTimeout(1500);
+    await shot(page, 'student-answers-pdf-en');
+    await pdf.getByRole('button', { name: 'Close' }).click();
+    await pdf.waitFor({ state: 'hidden' });
 
     // Elena is not his student: her answers are not found for him.
     await page.goto(
