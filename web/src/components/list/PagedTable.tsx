@@ -16,6 +16,7 @@ import {
 } from '@mui/material';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { PagedList } from './use-paged-list.js';
 import type { SortOrder } from './where.js';
 
 export type Column<T> = {
@@ -287,3 +288,41 @@ const visuallyHidden = {
   whiteSpace: 'nowrap',
   width: '1px',
 } as const;
+
+/** What a list screen's queries expose to the table (a TanStack Query result fits). */
+type ListQuery<D> = {
+  data: D | undefined;
+  isFetching: boolean;
+  isError: boolean;
+  refetch: () => unknown;
+};
+
+/**
+ * The table props every list screen wires alike from its state (`usePagedList`), its page
+ * query and its `/count` query: rows, pager, sort, loading, error and a retry of both calls.
+ * Spread it into `PagedTable` and add what is the screen's own (columns, labels, actions).
+ */
+export function pagedTableState<T>(
+  list: Pick<
+    PagedList<Record<string, unknown>>,
+    'page' | 'pageSize' | 'setPage' | 'order' | 'sortBy'
+  >,
+  rows: ListQuery<T[]>,
+  count: ListQuery<number>,
+) {
+  return {
+    rows: rows.data,
+    total: count.data,
+    page: list.page,
+    pageSize: list.pageSize,
+    onPageChange: list.setPage,
+    order: list.order,
+    onSort: list.sortBy,
+    loading: rows.isFetching || count.isFetching,
+    error: rows.isError || count.isError,
+    onRetry: () => {
+      void rows.refetch();
+      void count.refetch();
+    },
+  } satisfies Partial<PagedTableProps<T>>;
+}

@@ -9,7 +9,7 @@
  * - `where.ts` — `andWhere`, `equalsWhere`, `containsWhere`, `escapeLike`.
  */
 export { ConfirmDialog } from './ConfirmDialog.js';
-export { type Column, PagedTable, type PagedTableProps } from './PagedTable.js';
+export { type Column, PagedTable, type PagedTableProps, pagedTableState } from './PagedTable.js';
 export { SEARCH_DEBOUNCE_MS, SearchBox } from './SearchBox.js';
 export { type StudentRowFields, studentColumns } from './student-columns.js';
 export { type ListFilter, type PagedList, usePagedList } from './use-paged-list.js';

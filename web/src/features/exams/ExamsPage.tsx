@@ -6,7 +6,7 @@ import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { DISCIPLINES, PAGE_SIZE_EXAMS } from '../../../../shared/constants.js';
 import type { ExamListItem } from '../../../../shared/schemas/exams.js';
 import { useAuth } from '../../app/providers/auth.js';
-import { type Column, PagedTable } from '../../components/list/PagedTable.js';
+import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { SearchBox } from '../../components/list/SearchBox.js';
 import { usePagedList } from '../../components/list/use-paged-list.js';
 import { andWhere, equalsWhere, nameSearchWhere } from '../../components/list/where.js';
@@ -121,20 +121,8 @@ function ExamsList({ isAdmin }: { isAdmin: boolean }) {
         <PagedTable
           label={t('exams.tableLabel')}
           columns={columns}
-          rows={exams.data}
+          {...pagedTableState(list, exams, count)}
           rowKey={(e) => e._id}
-          total={count.data}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
-          order={list.order}
-          onSort={list.sortBy}
-          loading={exams.isFetching || count.isFetching}
-          error={exams.isError || count.isError}
-          onRetry={() => {
-            void exams.refetch();
-            void count.refetch();
-          }}
           emptyText={t('exams.empty')}
         />
       </Paper>

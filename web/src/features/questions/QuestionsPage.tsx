@@ -23,7 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { QUESTION_PAGE_SIZE, type QuestionListItem } from '../../../../shared/schemas/questions.js';
 import { ApiError } from '../../api/client.js';
-import { type Column, PagedTable } from '../../components/list/PagedTable.js';
+import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { SearchBox } from '../../components/list/SearchBox.js';
 import { usePagedList } from '../../components/list/use-paged-list.js';
 import { useSelection } from '../../components/list/use-selection.js';
@@ -383,21 +383,9 @@ function QuestionBank({ ids, context }: { ids: PhaseIds; context: PhaseContext }
         <PagedTable
           label={t('questions.tableLabel')}
           columns={columns}
-          rows={rows}
+          {...pagedTableState(list, questions, count)}
           rowKey={(q) => q._id}
           rowLabel={excerpt}
-          total={count.data}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
-          order={list.order}
-          onSort={list.sortBy}
-          loading={questions.isFetching || count.isFetching}
-          error={questions.isError || count.isError}
-          onRetry={() => {
-            void questions.refetch();
-            void count.refetch();
-          }}
           emptyText={t('questions.empty')}
           selectable={canChange}
           selected={selection.selected}

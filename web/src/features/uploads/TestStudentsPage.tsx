@@ -9,7 +9,7 @@ import {
   type TestSummary,
 } from '../../../../shared/schemas/uploads.js';
 import type { TestIds } from '../../components/answer-files/paths.js';
-import { type Column, PagedTable } from '../../components/list/PagedTable.js';
+import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { SearchBox } from '../../components/list/SearchBox.js';
 import { studentColumns } from '../../components/list/student-columns.js';
 import { usePagedList } from '../../components/list/use-paged-list.js';
@@ -150,21 +150,9 @@ function TestStudents({ ids, context, summary }: Props) {
         <PagedTable
           label={t('uploads.students')}
           columns={columns}
-          rows={students.data}
+          {...pagedTableState(list, students, count)}
           rowKey={(s) => s.studentId}
           rowLabel={studentName}
-          total={count.data}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
-          order={list.order}
-          onSort={list.sortBy}
-          loading={students.isFetching || count.isFetching}
-          error={students.isError || count.isError}
-          onRetry={() => {
-            void students.refetch();
-            void count.refetch();
-          }}
           emptyText={t('uploads.empty')}
           rowActions={(s) => (
             <Tooltip title={t('uploads.openAnswers')}>

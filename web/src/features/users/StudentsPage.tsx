@@ -5,7 +5,7 @@ import type { County, UserState } from '../../../../shared/constants.js';
 import { type Person, STUDENTS_DOWNLOAD_NAME } from '../../../../shared/schemas/people.js';
 import { useAuth } from '../../app/providers/auth.js';
 import { useSnackbar } from '../../app/providers/snackbar.js';
-import { type Column, PagedTable } from '../../components/list/PagedTable.js';
+import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { SearchBox } from '../../components/list/SearchBox.js';
 import { usePagedList } from '../../components/list/use-paged-list.js';
 import { useSelection } from '../../components/list/use-selection.js';
@@ -253,21 +253,9 @@ export function StudentsPage() {
         <PagedTable
           label={t('people.students.tableLabel')}
           columns={columns}
-          rows={rows}
+          {...pagedTableState(list, students, count)}
           rowKey={(p) => p._id ?? p.email ?? ''}
           rowLabel={fullName}
-          total={count.data}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
-          order={list.order}
-          onSort={list.sortBy}
-          loading={students.isFetching || count.isFetching}
-          error={students.isError || count.isError}
-          onRetry={() => {
-            void students.refetch();
-            void count.refetch();
-          }}
           emptyText={t('people.students.empty')}
           selectable
           selected={selection.selected}

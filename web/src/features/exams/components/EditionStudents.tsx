@@ -11,7 +11,7 @@ import type { County } from '../../../../../shared/constants.js';
 import type { Edition, EditionStudent, Exam } from '../../../../../shared/schemas/exams.js';
 import { useAuth } from '../../../app/providers/auth.js';
 import { ConfirmDialog } from '../../../components/list/ConfirmDialog.js';
-import { type Column, PagedTable } from '../../../components/list/PagedTable.js';
+import { type Column, PagedTable, pagedTableState } from '../../../components/list/PagedTable.js';
 import { SearchBox } from '../../../components/list/SearchBox.js';
 import { studentColumns } from '../../../components/list/student-columns.js';
 import { usePagedList } from '../../../components/list/use-paged-list.js';
@@ -236,21 +236,9 @@ export function EditionStudents({ exam, edition }: { exam: Exam; edition: Editio
         <PagedTable
           label={t('exams.students.title')}
           columns={columns}
-          rows={students.data}
+          {...pagedTableState(list, students, count)}
           rowKey={(s) => s.studentId}
           rowLabel={personName}
-          total={count.data}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
-          order={list.order}
-          onSort={list.sortBy}
-          loading={students.isFetching || count.isFetching}
-          error={students.isError || count.isError}
-          onRetry={() => {
-            void students.refetch();
-            void count.refetch();
-          }}
           emptyText={t('exams.students.empty')}
           selectable={mayEnrol}
           selected={selection.selected}

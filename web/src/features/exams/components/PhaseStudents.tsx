@@ -9,7 +9,7 @@ import type {
   PhaseResult,
   PhaseStudent,
 } from '../../../../../shared/schemas/exams.js';
-import { type Column, PagedTable } from '../../../components/list/PagedTable.js';
+import { type Column, PagedTable, pagedTableState } from '../../../components/list/PagedTable.js';
 import { SearchBox } from '../../../components/list/SearchBox.js';
 import { studentColumns } from '../../../components/list/student-columns.js';
 import { usePagedList } from '../../../components/list/use-paged-list.js';
@@ -140,21 +140,9 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
         <PagedTable
           label={t('exams.phases.students')}
           columns={columns}
-          rows={students.data}
+          {...pagedTableState(list, students, count)}
           rowKey={(s) => s.studentId}
           rowLabel={personName}
-          total={count.data}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
-          order={list.order}
-          onSort={list.sortBy}
-          loading={students.isFetching || count.isFetching}
-          error={students.isError || count.isError}
-          onRetry={() => {
-            void students.refetch();
-            void count.refetch();
-          }}
           emptyText={t('exams.students.empty')}
           selectable={mayDecide}
           selected={selection.selected}

@@ -12,7 +12,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { USER_STATES, type UserState } from '../../../../../shared/constants.js';
 import type { Person } from '../../../../../shared/schemas/people.js';
-import { type Column, PagedTable } from '../../../components/list/PagedTable.js';
+import { type Column, PagedTable, pagedTableState } from '../../../components/list/PagedTable.js';
 import { SearchBox } from '../../../components/list/SearchBox.js';
 import { usePagedList } from '../../../components/list/use-paged-list.js';
 import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list/where.js';
@@ -153,20 +153,8 @@ export function MarkerPicker({ markerRole: role, question, disabled, onPick }: P
       <PagedTable
         label={t('questions.markers.teachersTable')}
         columns={columns}
-        rows={teachers.data}
+        {...pagedTableState(list, teachers, count)}
         rowKey={(p) => p._id ?? p.email ?? ''}
-        total={count.data}
-        page={list.page}
-        pageSize={list.pageSize}
-        onPageChange={list.setPage}
-        order={list.order}
-        onSort={list.sortBy}
-        loading={teachers.isFetching || count.isFetching}
-        error={teachers.isError || count.isError}
-        onRetry={() => {
-          void teachers.refetch();
-          void count.refetch();
-        }}
         emptyText={t('questions.markers.noTeachers')}
         rowActions={action}
       />
