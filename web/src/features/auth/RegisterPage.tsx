@@ -4,11 +4,17 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { COUNTIES, DISCIPLINES, GRADES, STUDENT_LOCALES } from '../../../../shared/constants.js';
 import { registerStudentSchema, registerTeacherSchema } from '../../../../shared/schemas/auth.js';
 import { useAuth } from '../../app/providers/auth.js';
 import { useSnackbar } from '../../app/providers/snackbar.js';
-import { FormSelect, FormText } from '../../components/form/fields.js';
+import { FormText } from '../../components/form/fields.js';
+import {
+  BirthAndGradeFields,
+  DisciplineField,
+  LocaleField,
+  NameFields,
+  PlaceFields,
+} from '../../components/form/person-fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
 import { register } from './api/auth-api.js';
 
@@ -93,80 +99,10 @@ export function RegisterStudentPage() {
   return (
     <Frame title={t('register.studentTitle')}>
       <Grid component="form" container spacing={2} onSubmit={onSubmit} noValidate>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText
-            control={control}
-            name="familyName"
-            label={t('fields.familyName')}
-            required
-            autoComplete="family-name"
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText
-            control={control}
-            name="givenName"
-            label={t('fields.givenName')}
-            required
-            autoComplete="given-name"
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText
-            control={control}
-            name="dateOfBirth"
-            label={t('fields.dateOfBirth')}
-            type="date"
-            required
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect
-            control={control}
-            name="grade"
-            label={t('fields.grade')}
-            required
-            numeric
-            options={GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) }))}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect
-            control={control}
-            name="county"
-            label={t('fields.county')}
-            required
-            options={COUNTIES.map((c) => ({ value: c, label: c }))}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText
-            control={control}
-            name="city"
-            label={t('fields.city')}
-            required
-            autoComplete="address-level2"
-          />
-        </Grid>
-        <Grid size={12}>
-          <FormText
-            control={control}
-            name="school"
-            label={t('fields.school')}
-            required
-            autoComplete="organization"
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect
-            control={control}
-            name="locale"
-            label={t('fields.locale')}
-            required
-            options={STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }))}
-          />
-        </Grid>
+        <NameFields control={control} />
+        <BirthAndGradeFields control={control} />
+        <PlaceFields control={control} />
+        <LocaleField control={control} />
         <Grid size={{ xs: 12, sm: 6 }}>
           <FormText
             control={control}
@@ -214,60 +150,9 @@ export function RegisterTeacherPage() {
   return (
     <Frame title={t('register.teacherTitle')}>
       <Grid component="form" container spacing={2} onSubmit={onSubmit} noValidate>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText
-            control={control}
-            name="familyName"
-            label={t('fields.familyName')}
-            required
-            autoComplete="family-name"
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText
-            control={control}
-            name="givenName"
-            label={t('fields.givenName')}
-            required
-            autoComplete="given-name"
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect
-            control={control}
-            name="county"
-            label={t('fields.county')}
-            required
-            options={COUNTIES.map((c) => ({ value: c, label: c }))}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormText
-            control={control}
-            name="city"
-            label={t('fields.city')}
-            required
-            autoComplete="address-level2"
-          />
-        </Grid>
-        <Grid size={12}>
-          <FormText
-            control={control}
-            name="school"
-            label={t('fields.school')}
-            required
-            autoComplete="organization"
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormSelect
-            control={control}
-            name="discipline"
-            label={t('fields.discipline')}
-            required
-            options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))}
-          />
-        </Grid>
+        <NameFields control={control} />
+        <PlaceFields control={control} />
+        <DisciplineField control={control} />
         <Grid size={{ xs: 12, sm: 6 }}>
           <FormText
             control={control}

@@ -3,11 +3,17 @@ import { Avatar, Box, Button, Chip, Divider, Grid, Paper, Stack, Typography } fr
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { COUNTIES, DISCIPLINES, GRADES, STUDENT_LOCALES } from '../../../../shared/constants.js';
 import { profilePatchSchema } from '../../../../shared/schemas/users.js';
 import { useAuth } from '../../app/providers/auth.js';
 import { useSnackbar } from '../../app/providers/snackbar.js';
-import { FormSelect, FormText } from '../../components/form/fields.js';
+import { FormText } from '../../components/form/fields.js';
+import {
+  BirthAndGradeFields,
+  DisciplineField,
+  LocaleField,
+  NameFields,
+  PlaceFields,
+} from '../../components/form/person-fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
 import { patchProfile } from './api/patch-profile.js';
 import { TeamCodeCard } from './components/TeamCodeCard.js';
@@ -119,66 +125,12 @@ export function ProfilePage() {
           {t('profile.personal')}
         </Typography>
         <Grid component="form" container spacing={2} onSubmit={onSubmit} noValidate>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <FormText control={control} name="familyName" label={t('fields.familyName')} required />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <FormText control={control} name="givenName" label={t('fields.givenName')} required />
-          </Grid>
+          <NameFields control={control} />
+          {isStudent && <BirthAndGradeFields control={control} />}
+          {(isStudent || isTeacher) && <PlaceFields control={control} />}
           {isStudent && (
             <>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <FormText
-                  control={control}
-                  name="dateOfBirth"
-                  label={t('fields.dateOfBirth')}
-                  type="date"
-                  required
-                  slotProps={{ inputLabel: { shrink: true } }}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <FormSelect
-                  control={control}
-                  name="grade"
-                  label={t('fields.grade')}
-                  required
-                  numeric
-                  options={GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) }))}
-                />
-              </Grid>
-            </>
-          )}
-          {(isStudent || isTeacher) && (
-            <>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <FormSelect
-                  control={control}
-                  name="county"
-                  label={t('fields.county')}
-                  required
-                  options={COUNTIES.map((c) => ({ value: c, label: c }))}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <FormText control={control} name="city" label={t('fields.city')} required />
-              </Grid>
-              <Grid size={12}>
-                <FormText control={control} name="school" label={t('fields.school')} required />
-              </Grid>
-            </>
-          )}
-          {isStudent && (
-            <>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <FormSelect
-                  control={control}
-                  name="locale"
-                  label={t('fields.locale')}
-                  required
-                  options={STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }))}
-                />
-              </Grid>
+              <LocaleField control={control} />
               <Grid size={{ xs: 12, sm: 6 }}>
                 <FormText control={control} name="occupation" label={t('fields.occupation')} />
               </Grid>
@@ -196,17 +148,7 @@ export function ProfilePage() {
               </Grid>
             </>
           )}
-          {isTeacher && (
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <FormSelect
-                control={control}
-                name="discipline"
-                label={t('fields.discipline')}
-                required
-                options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))}
-              />
-            </Grid>
-          )}
+          {isTeacher && <DisciplineField control={control} />}
           <Grid size={12}>
             <Divider sx={{ mb: 2 }} />
             <Button
