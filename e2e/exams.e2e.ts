@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, openBrowser, type Podium, shot as saveShot, startPodium } from './harness.js';
+import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
@@ -24,20 +24,6 @@ const ANA_STUDENTS = [
 
 const emailOf = (familyName: string) =>
   `${familyName.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()}@elevi.example.ro`;
-
-/**
- * A full-page screenshot from the top (clicks lower down leave the window scrolled), once
- * transitions have ended (a button just enabled again fades its colour in).
- */
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-  await saveShot(page, name);
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** A `datetime-local` value `days` from now at `hour`:00, in the browser's (= this) time zone. */

@@ -83,8 +83,19 @@ export function openBrowser(): Promise<Browser> {
   });
 }
 
-/** Saves a full-page screenshot as e2e/screenshots/<name>.png. */
-export async function shot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot as e2e/screenshots/<name>.png once the page has settled: scrolled to the
+ * top, no finite animation (a dialog opening, a ripple) still running. Full page by default;
+ * `fullPage: false` for a dialog, which covers the window only (the page below it would look
+ * broken).
+ */
+export async function shot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
   await mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
 }

@@ -10,7 +10,7 @@ import {
   type TestItemSeed,
 } from '../server/db/factories.js';
 import { answers, attempts } from '../server/db/schema.js';
-import { hasChromium, openBrowser, type Podium, shot as saveShot, startPodium } from './harness.js';
+import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
@@ -100,20 +100,6 @@ const TEXT = {
     ],
   },
 } as const;
-
-/**
- * A full-page screenshot from the top once transitions have ended (a snackbar or dialog
- * sliding in would otherwise be caught half-way).
- */
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-  await saveShot(page, name);
-}
 
 /** A right triangle with legs of 3 and 5 cm, drawn by the browser as a PNG. */
 async function trianglePng(browser: Browser): Promise<Buffer> {

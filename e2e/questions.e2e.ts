@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdition, makeExam, makePhase } from '../server/db/factories.js';
 import { questions, testItems, tests, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
-import { hasChromium, openBrowser, type Podium, shot as saveShot, startPodium } from './harness.js';
+import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
@@ -111,22 +110,6 @@ const SHEET_ROWS = [
 
 /** Waits for a value; the machine running the journeys may be busy, so up to 15 s. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
-
-/**
- * A full-page screenshot from the top, once transitions have ended (a dialog fading in, a
- * button just enabled again).
- */
-async function shot(page: Page, name: string, { fullPage = true } = {}) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-  if (fullPage) await saveShot(page, name);
-  // A dialog covers the window only: the part of a long page below it would look broken.
-  else await page.screenshot({ path: path.join('e2e/screenshots', `${name}.png`) });
-}
 
 // The question bank: import, add with a formula, edit, filter, bulk delete, markers, rights.
 describe.skipIf(!hasChromium)('question bank in the browser', () => {

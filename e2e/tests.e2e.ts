@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdition, makeExam, makePhase } from '../server/db/factories.js';
 import { attempts, tests } from '../server/db/schema.js';
-import { hasChromium, openBrowser, type Podium, shot as saveShot, startPodium } from './harness.js';
+import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
@@ -126,20 +126,6 @@ async function pdfToPngs(pdf: Buffer, name: string): Promise<string[]> {
 /** Polls until the expectation holds: the app fetches and animates, the machine is shared. */
 const eventually = <T>(fn: () => T | Promise<T>) =>
   expect.poll(fn, { timeout: 15_000, interval: 100 });
-
-/**
- * A full-page screenshot from the top, once transitions have ended (a dialog that has just
- * opened fades in).
- */
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-  await saveShot(page, name);
-}
 
 // Question bank → tests: import, generate for two grades, refusals on the form, preview,
 // PDF, print view, publish, delete; the commission sees the papers without the answers.

@@ -11,7 +11,7 @@ import {
 import { answers, attempts, auditEvents, files, phaseStudents } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { sampleGif, sampleHeic, samplePdf } from '../server/modules/uploads/uploads.fixtures.js';
-import { hasChromium, openBrowser, type Podium, shot as saveShot, startPodium } from './harness.js';
+import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
@@ -19,20 +19,6 @@ const HOUR = 3_600_000;
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const TEST_NAME = 'Subiectul etapei pe școală';
-
-/**
- * A full-page screenshot from the top once transitions have ended (a snackbar or dialog
- * sliding in would otherwise be caught half-way).
- */
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-  await saveShot(page, name);
-}
 
 /**
  * Whether Chromium's own PDF viewer has loaded in a frame of the page (a frame blocked by the
