@@ -15,18 +15,6 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { PlayerState, SubmittedAnswer } from '../shared/schemas/player.js';
 import {
-  createBenchDatabase,
-  freePort,
-  HttpClient,
-  isOk,
-  type Reply,
-  ROOT,
-  rng,
-  type ServerProcess,
-  sleep,
-  startServer,
-} from './exam-day-harness.js';
-import {
   ackSeqOf,
   answerCall,
   answerFor,
@@ -41,6 +29,10 @@ import {
   virtualStudent,
 } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
+import { createBenchDatabase } from './harness/database.js';
+import { HttpClient, isOk, type Reply } from './harness/http.js';
+import { freePort, type ServerProcess, startServer } from './harness/processes.js';
+import { ROOT, rng, sleep } from './harness/util.js';
 
 export type CrashOptions = {
   students: number;

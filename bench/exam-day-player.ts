@@ -5,8 +5,8 @@
 
 import type pg from 'pg';
 import type { AnswerAck, StartResponse, SubmittedAnswer } from '../shared/schemas/player.js';
-import type { HttpClient, Reply } from './exam-day-harness.js';
 import type { SeedStudent } from './exam-day-seed.js';
+import type { HttpClient, Reply } from './harness/http.js';
 
 export const PLAYER = '/api/v1/test-player/mytests';
 

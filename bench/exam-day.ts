@@ -23,27 +23,6 @@ import {
   type SubmittedAnswer,
 } from '../shared/schemas/player.js';
 import {
-  type BenchDatabase,
-  CallStats,
-  type CallSummary,
-  CpuMonitor,
-  closedLoop,
-  cpuBetween,
-  cpuSample,
-  createBenchDatabase,
-  HttpClient,
-  isOk,
-  type LoopResult,
-  openEventStream,
-  openLoop,
-  type Reply,
-  ROOT,
-  rng,
-  type ServerProcess,
-  startServer,
-  type TimelineSlice,
-} from './exam-day-harness.js';
-import {
   ackSeqOf,
   answerCall,
   answerFor,
@@ -60,6 +39,13 @@ import {
   virtualStudent,
 } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
+import { CpuMonitor, cpuBetween, cpuSample } from './harness/cpu.js';
+import { type BenchDatabase, createBenchDatabase } from './harness/database.js';
+import { HttpClient, isOk, openEventStream, type Reply } from './harness/http.js';
+import { closedLoop, type LoopResult, openLoop } from './harness/load.js';
+import { type ServerProcess, startServer } from './harness/processes.js';
+import { CallStats, type CallSummary, type TimelineSlice } from './harness/stats.js';
+import { ROOT, rng } from './harness/util.js';
 
 export type ExamDayOptions = {
   students: number;

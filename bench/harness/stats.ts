@@ -1,0 +1,116 @@
+// Per-call latency records: percentiles, errors by kind and per-second timelines.
+
+import { performance } from 'node:perf_hooks';
+import { errorCodeOf, isOk, type Reply } from './http.js';
+
+export type CallSummary = {
+  call: string;
+  count: number;
+  ok: number;
+  errors: number;
+  /** What went wrong, by status (`409 TEST_NOT_ACTIVE`) or network error (`ECONNRESET`). */
+  errorKinds: Record<string, number>;
+  /** Successful calls per second over the span from the first send to the last answer. */
+  okPerSecond: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  max: number;
+  mean: number;
+};
+
+/** One slice of a call's timeline: requests due in it and their latencies. */
+export type TimelineSlice = {
+  /** Wall-clock start of the slice (to line up with the PostgreSQL log). */
+  at: string;
+  count: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  max: number;
+};
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0);
+
+export class CallStats {
+  private latencies: number[] = [];
+  private dueAt: number[] = [];
+  private failed: number[] = [];
+  private kinds = new Map<string, number>();
+  private ok = 0;
+  private first = Number.POSITIVE_INFINITY;
+  private last = 0;
+
+  constructor(readonly call: string) {}
+
+  /** `since` is when the call was due (open model) or sent (closed model), performance.now(). */
+  add(since: number, r: Reply) {
+    const now = performance.now();
+    this.latencies.push(now - since);
+    this.dueAt.push(since);
+    this.first = Math.min(this.first, since);
+    this.last = Math.max(this.last, now);
+    if (isOk(r)) {
+      this.ok += 1;
+      return;
+    }
+    this.failed.push(this.latencies.length - 1);
+    const kind =
+      r.status === 0 ? (r.error ?? 'network') : `${r.status} ${errorCodeOf(r) ?? ''}`.trim();
+    this.kinds.set(kind, (this.kinds.get(kind) ?? 0) + 1);
+  }
+
+  get count() {
+    return this.latencies.length;
+  }
+
+  summary(): CallSummary {
+    const sorted = Float64Array.from(this.latencies).sort();
+    const n = sorted.length;
+    const span = (this.last - this.first) / 1000;
+    return {
+      call: this.call,
+      count: n,
+      ok: this.ok,
+      errors: n - this.ok,
+      errorKinds: Object.fromEntries(this.kinds),
+      okPerSecond: span > 0 ? this.ok / span : 0,
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      p999: percentile(sorted, 0.999),
+      max: n === 0 ? 0 : (sorted[n - 1] ?? 0),
+      mean: n === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / n,
+    };
+  }
+
+  /** Latency by slices of `sliceMs` of due time: shows when a phase slowed down, not just that it did. */
+  timeline(sliceMs: number): TimelineSlice[] {
+    const slices: number[][] = [];
+    const errors: number[] = [];
+    this.latencies.forEach((ms, i) => {
+      const k = Math.floor(((this.dueAt[i] ?? 0) - this.first) / sliceMs);
+      const slice = slices[k] ?? [];
+      slice.push(ms);
+      slices[k] = slice;
+    });
+    for (const i of this.failed) {
+      const k = Math.floor(((this.dueAt[i] ?? 0) - this.first) / sliceMs);
+      errors[k] = (errors[k] ?? 0) + 1;
+    }
+    const wallOffset = Date.now() - performance.now();
+    return Array.from(slices, (list, k) => {
+      const sorted = Float64Array.from(list ?? []).sort();
+      return {
+        at: new Date(wallOffset + this.first + k * sliceMs).toISOString(),
+        count: sorted.length,
+        errors: errors[k] ?? 0,
+        p50: percentile(sorted, 0.5),
+        p99: percentile(sorted, 0.99),
+        max: sorted.length === 0 ? 0 : (sorted[sorted.length - 1] ?? 0),
+      };
+    });
+  }
+}
