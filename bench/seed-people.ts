@@ -7,6 +7,7 @@ import { editionStudents, editions, exams, examTeachers, users } from '../server
 import { uuidv7 } from '../server/lib/ids.js';
 import { normalizeName } from '../server/lib/text.js';
 import { COUNTIES, GRADE_ABSOLVENT } from '../shared/constants.js';
+import { rng } from './harness/util.js';
 
 // Family names are a root and a suffix (Pop-escu, Mureș-an, Ștefăn-escu, …): about 1,300
 // distinct names, so trigrams are as spread out as in a real register, not 50 names repeated.
@@ -50,17 +51,6 @@ const GIVEN = [
 ];
 const CITY_OF: Record<string, string> = { Cluj: 'Cluj-Napoca', Iași: 'Iași', Timiș: 'Timișoara' };
 const GRADES = [4, 5, 6, 7, 8, 9, 10, 11, 12, 0, GRADE_ABSOLVENT];
-
-/** A deterministic pseudo-random sequence (mulberry32), so every run seeds the same table. */
-function rng(seed: number) {
-  let a = seed;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return Math.floor((((x ^ (x >>> 14)) >>> 0) / 4_294_967_296) * n);
-  };
-}
 
 const pick = <T>(list: readonly T[], r: (n: number) => number): T => list[r(list.length)] as T;
 const CHUNK = 2500;
