@@ -2,7 +2,8 @@
  * Building blocks for server-paged lists (DESIGN.md "Lists"):
  * - `usePagedList` — page/size/order/filters state → LoopBack `filter` and `/count` `where`;
  * - `useSelection` — checkbox selection tied to the current view;
- * - `PagedTable` — the table (sort, select, pager, loading/empty/error states);
+ * - `PagedTable` — the table (sort, select, pager, loading/empty/error states), and
+ *   `pagedTableState`, its props from the list state and the page and `/count` queries;
  * - `SearchBox` — debounced, bounded search text; `nameSearchWhere` turns it into a `where`;
  * - `ConfirmDialog` — the question before a destructive action;
  * - `studentColumns` — the columns every list of a competition's students shares;
