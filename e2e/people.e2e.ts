@@ -381,6 +381,9 @@ describe.skipIf(!hasChromium)('people lists and team codes in the browser', () =
   it('changes team codes from the profile, with the server’s refusals on the field', async () => {
     const student = await signIn(emailOf('Ionescu'));
     await student.goto(`${podium.baseUrl}/profil`);
+    // The header names the student's team: their coordinating teacher's code.
+    const team = student.getByText(/^Codul echipei: /);
+    await expect.poll(() => team.innerText()).toBe('Codul echipei: RADU-MATE');
     const code = student.getByLabel('Codul echipei');
     await code.fill('nope-1');
     await student.getByRole('button', { name: 'Salvează' }).click();
@@ -389,6 +392,7 @@ describe.skipIf(!hasChromium)('people lists and team codes in the browser', () =
     await code.fill('ana-is');
     await student.getByRole('button', { name: 'Salvează' }).click();
     await expect.poll(() => student.getByText('Profilul a fost actualizat').count()).toBe(1);
+    await expect.poll(() => team.innerText()).toBe('Codul echipei: ANA-IS');
     await student.context().close();
 
     const teacher = await signIn('radu.matei@example.ro');

@@ -70,6 +70,7 @@ export const userSchema = z.object({
   dateOfBirth: z.string().nullable(),
   occupation: z.string().nullable(),
   teacherRef: z.string().nullable(),
+  /** A teacher's own team code; a student's is their coordinating teacher's. */
   teacherCode: z.string().nullable(),
   discipline: z.string().nullable(),
   studentCentre: z.string().nullable(),

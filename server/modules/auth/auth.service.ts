@@ -264,7 +264,7 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
       }
       const row = await users.accountById(actor.id);
       if (!row) throw new AppError('UNAUTHORIZED', 'A valid session is required');
-      return users.toDto(row);
+      return users.describe(row);
     },
 
     /**
@@ -295,7 +295,7 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
           entityId: actor.id,
           after: patch,
         });
-        return users.toDto(saved);
+        return users.describe(saved, tx);
       });
     },
 

@@ -139,6 +139,57 @@ describe('PATCH /users/{email} with teacherCode', () => {
   });
 });
 
+describe("a student's team code (SPEC.md §3: the coordinating teacher's code)", () => {
+  it("is their teacher's code wherever the student is read, and follows the teacher's changes", async () => {
+    const teacher = await teacherWithLogin({ teacherCode: 'ECHIPA-1' });
+    const other = await t.createUser({ type: 'teacher', teacherCode: 'ECHIPA-2' });
+    const s = await t.createUser({ teacherRef: teacher.id, familyName: 'Echipescu' });
+    const hs = await t.login(s.email, s.password);
+    const whoami = async () =>
+      (await t.app.inject({ url: '/api/v1/auth-service/auth/whoami', headers: hs })).json()
+        .teacherCode;
+    const asTeacher = async () =>
+      (await t.app.inject({ url: `${API}/users/${s.id}`, headers: teacher.headers })).json()
+        .teacherCode;
+    const inList = async () => {
+      const filter = JSON.stringify({ where: { familyName: { like: 'Echipescu' } } });
+      const res = await t.app.inject({
+        url: `${API}/students?filter=${encodeURIComponent(filter)}`,
+        headers: admin,
+      });
+      return res
+        .json()
+        .map((p: { _id: string; teacherCode: string | null }) => [p._id, p.teacherCode]);
+    };
+
+    expect(await whoami()).toBe('ECHIPA-1');
+    expect(await asTeacher()).toBe('ECHIPA-1');
+    expect(await inList()).toEqual([[s.id, 'ECHIPA-1']]);
+    // The student's own row keeps no copy: the teacher's new code shows at once.
+    expect((await row(s.id))?.teacherCode).toBeNull();
+    expect((await putCode(teacher.email, 'ECHIPA-3', teacher.headers)).statusCode).toBe(200);
+    expect(await whoami()).toBe('ECHIPA-3');
+    expect(await inList()).toEqual([[s.id, 'ECHIPA-3']]);
+    // Moving to another teacher answers with the new team's code.
+    const moved = await patch(s.email, { teacherCode: 'echipa-2' }, hs);
+    expect(moved.json()).toMatchObject({ teacherRef: other.id, teacherCode: 'ECHIPA-2' });
+    expect(await whoami()).toBe('ECHIPA-2');
+  });
+
+  it('is null for a student whose teacher is gone, and a teacher keeps their own code', async () => {
+    const teacher = await teacherWithLogin({ teacherCode: 'PLECAT-1' });
+    const s = await t.createUser({ teacherRef: teacher.id });
+    await t.database.db
+      .update(users)
+      .set({ deletedAt: new Date() })
+      .where(eq(users.id, teacher.id));
+    const get = (id: string) => t.app.inject({ url: `${API}/users/${id}`, headers: admin });
+    expect((await get(s.id)).json().teacherCode).toBeNull();
+    const kept = await t.createUser({ type: 'teacher', teacherCode: 'PROPRIU-9' });
+    expect((await get(kept.id)).json().teacherCode).toBe('PROPRIU-9');
+  });
+});
+
 describe('GET /users/{id} scope', () => {
   it('shows a teacher their students, the teachers, but not admins or deleted people', async () => {
     const teacher = await teacherWithLogin();

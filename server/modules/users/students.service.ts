@@ -12,7 +12,7 @@ import {
   studentsForDownload,
   studentsResource,
 } from './students.repo.js';
-import { toUserDto } from './users.dto.js';
+import { describeUsers } from './users.service.js';
 
 type Query = { filter?: string; where?: string; examAdmin?: string };
 
@@ -70,8 +70,8 @@ export function studentsService({ db }: { db: Db }) {
             rows.map((r) => r.id),
           )
         : new Map<string, { editionId: string }[]>();
-      return rows.map((row) => {
-        const dto = toUserDto(row, editions.get(row.id) ?? []);
+      const dtos = await describeUsers(db, rows, editions);
+      return dtos.map((dto) => {
         const projected = projectFields(dto, filter.fields);
         return withEditions ? { ...projected, studentEditions: dto.studentEditions } : projected;
       });

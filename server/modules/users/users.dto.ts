@@ -1,8 +1,22 @@
 import type { User, UserData } from '../../../shared/schemas/users.js';
 import type { UserRow } from './users.repo.js';
 
-/** The API's view of a user (SPEC.md §3): never the password hash, tokens or deletion marks. */
-export function toUserDto(row: UserRow, studentEditions: { editionId: string }[] = []): User {
+export type UserDtoExtras = {
+  /** Filled only when a list asks for the relation (`include: studentEditions`). */
+  studentEditions?: { editionId: string }[];
+  /** A student's team code: their coordinating teacher's `teacherCode`. */
+  teamCode?: string | null;
+};
+
+/**
+ * The API's view of a user (SPEC.md §3): never the password hash, tokens or deletion marks.
+ * A teacher's `teacherCode` is their own; a student's is their coordinating teacher's (the
+ * team code, `teamCode`), read by the caller with the teacher (`describeUsers`).
+ */
+export function toUserDto(
+  row: UserRow,
+  { studentEditions = [], teamCode = null }: UserDtoExtras = {},
+): User {
   const data = (row.data ?? { shortcuts: [] }) as UserData;
   return {
     _id: row.id,
@@ -27,10 +41,9 @@ export function toUserDto(row: UserRow, studentEditions: { editionId: string }[]
     dateOfBirth: row.dateOfBirth,
     occupation: row.occupation,
     teacherRef: row.teacherRef,
-    teacherCode: row.teacherCode,
+    teacherCode: row.type === 'student' ? teamCode : row.teacherCode,
     discipline: row.discipline,
     studentCentre: row.studentCentre,
-    // Filled only when a list asks for the relation (`include: studentEditions`).
     studentEditions,
     data: {
       shortcuts: data.shortcuts ?? [],

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 
@@ -39,6 +39,20 @@ export async function findTeacherByCode(db: Db, code: string): Promise<UserRow |
     .from(users)
     .where(and(eq(users.teacherCode, code), eq(users.type, 'teacher'), live));
   return row;
+}
+
+/** The team codes of these teachers, by id (deleted teachers and teachers without one left out). */
+export async function teamCodes(
+  db: Db,
+  teacherIds: readonly string[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(teacherIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, code: users.teacherCode })
+    .from(users)
+    .where(and(inArray(users.id, ids), eq(users.type, 'teacher'), live));
+  return new Map(rows.flatMap((r) => (r.code ? [[r.id, r.code] as const] : [])));
 }
 
 export async function teacherCodeTaken(db: Db, code: string): Promise<boolean> {

@@ -29,6 +29,34 @@ function isUniqueViolation(e: unknown): boolean {
 const codeExists = () => fieldError({ teacherCode: ['code_exists'] });
 
 /**
+ * The API's views of these users, each student with their team code (their teacher's code,
+ * one read for all the rows) and, when given, the editions they are enrolled in.
+ */
+export async function describeUsers(
+  db: Db,
+  rows: readonly repo.UserRow[],
+  editions?: ReadonlyMap<string, { editionId: string }[]>,
+): Promise<User[]> {
+  const teacherIds = rows.flatMap((r) =>
+    r.type === 'student' && r.teacherRef ? [r.teacherRef] : [],
+  );
+  const codes = await repo.teamCodes(db, teacherIds);
+  return rows.map((row) =>
+    toUserDto(row, {
+      studentEditions: editions?.get(row.id) ?? [],
+      teamCode: row.teacherRef ? (codes.get(row.teacherRef) ?? null) : null,
+    }),
+  );
+}
+
+/** One user's API view (see `describeUsers`). */
+export async function describeUser(db: Db, row: repo.UserRow): Promise<User> {
+  const [user] = await describeUsers(db, [row]);
+  if (!user) throw new Error('no view of the user');
+  return user;
+}
+
+/**
  * Gives a locked teacher row a new team code and audits it. A code held by anyone else, even
  * when two requests race for it, is `code_exists` (the unique index decides the race).
  */
@@ -67,7 +95,7 @@ export function usersService({ db }: UsersDeps) {
     isTeacherCodeTaken: (code: string, tx: Db = db) => repo.teacherCodeTaken(tx, code),
     countAdmins: (tx: Db = db) => repo.countAdmins(tx),
     lockAdminBootstrap: (tx: Db) => repo.lockAdminBootstrap(tx),
-    toDto: toUserDto,
+    describe: (row: repo.UserRow, tx: Db = db) => describeUser(tx, row),
 
     /**
      * The user by id if they are in the actor's scope (themself, their students, teachers for
@@ -76,7 +104,7 @@ export function usersService({ db }: UsersDeps) {
     async getUser(actor: Actor, id: string): Promise<User> {
       const row = await findVisibleUser(db, { id }, visibilityOf(actor));
       if (!row) throw notFound('user');
-      return toUserDto(row);
+      return describeUser(db, row);
     },
 
     /**
@@ -142,7 +170,7 @@ export function usersService({ db }: UsersDeps) {
         return saved;
       });
       if (!updated) throw notFound('user');
-      return toUserDto(updated);
+      return describeUser(db, updated);
     },
 
     /**
