@@ -7,7 +7,7 @@ import { FormSelect, FormText } from './fields.js';
 /**
  * The fields a person's details share between sign-up and the profile, each in its grid cell,
  * bound to a form whose values have the named keys. Labels, options and browser autofill hints
- * are the same on every screen that asks for them.
+ * are the same on every screen that asks for them. All of them are required.
  */
 type FieldsOf<T extends FieldValues, K extends string> = { control: Control<T> } & ([K] extends [
   keyof T,
@@ -15,11 +15,47 @@ type FieldsOf<T extends FieldValues, K extends string> = { control: Control<T> }
   ? unknown
   : never); // a form without one of the keys: the props are `never` and the call does not compile
 
-// react-hook-form cannot see that a literal key is a path of a generic form; `FieldsOf`
-// is what guarantees it.
-const at = <T extends FieldValues>(name: string) => name as Path<T>;
+type Cell = {
+  name: string;
+  label: string;
+  /** The whole row instead of half of it (from the small breakpoint up). */
+  wide?: boolean;
+} & (
+  | { options: { value: string | number; label: string }[]; numeric?: boolean }
+  | { options?: undefined; autoComplete?: string; type?: 'date' }
+);
 
-const HALF = { xs: 12, sm: 6 } as const;
+function Cells<T extends FieldValues>({ control, cells }: { control: Control<T>; cells: Cell[] }) {
+  return cells.map((cell) => {
+    // react-hook-form cannot see that a literal key is a path of a generic form; `FieldsOf`
+    // is what guarantees it.
+    const name = cell.name as Path<T>;
+    return (
+      <Grid key={cell.name} size={cell.wide ? 12 : { xs: 12, sm: 6 }}>
+        {cell.options ? (
+          <FormSelect
+            control={control}
+            name={name}
+            label={cell.label}
+            required
+            numeric={cell.numeric}
+            options={cell.options}
+          />
+        ) : (
+          <FormText
+            control={control}
+            name={name}
+            label={cell.label}
+            required
+            type={cell.type}
+            autoComplete={cell.autoComplete}
+            slotProps={cell.type === 'date' ? { inputLabel: { shrink: true } } : undefined}
+          />
+        )}
+      </Grid>
+    );
+  });
+}
 
 /** Family name and given name. */
 export function NameFields<T extends FieldValues>({
@@ -27,26 +63,13 @@ export function NameFields<T extends FieldValues>({
 }: FieldsOf<T, 'familyName' | 'givenName'>) {
   const { t } = useTranslation();
   return (
-    <>
-      <Grid size={HALF}>
-        <FormText
-          control={control}
-          name={at<T>('familyName')}
-          label={t('fields.familyName')}
-          required
-          autoComplete="family-name"
-        />
-      </Grid>
-      <Grid size={HALF}>
-        <FormText
-          control={control}
-          name={at<T>('givenName')}
-          label={t('fields.givenName')}
-          required
-          autoComplete="given-name"
-        />
-      </Grid>
-    </>
+    <Cells
+      control={control}
+      cells={[
+        { name: 'familyName', label: t('fields.familyName'), autoComplete: 'family-name' },
+        { name: 'givenName', label: t('fields.givenName'), autoComplete: 'given-name' },
+      ]}
+    />
   );
 }
 
@@ -56,28 +79,18 @@ export function BirthAndGradeFields<T extends FieldValues>({
 }: FieldsOf<T, 'dateOfBirth' | 'grade'>) {
   const { t } = useTranslation();
   return (
-    <>
-      <Grid size={HALF}>
-        <FormText
-          control={control}
-          name={at<T>('dateOfBirth')}
-          label={t('fields.dateOfBirth')}
-          type="date"
-          required
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-      </Grid>
-      <Grid size={HALF}>
-        <FormSelect
-          control={control}
-          name={at<T>('grade')}
-          label={t('fields.grade')}
-          required
-          numeric
-          options={GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) }))}
-        />
-      </Grid>
-    </>
+    <Cells
+      control={control}
+      cells={[
+        { name: 'dateOfBirth', label: t('fields.dateOfBirth'), type: 'date' },
+        {
+          name: 'grade',
+          label: t('fields.grade'),
+          numeric: true,
+          options: GRADES.map((g) => ({ value: g, label: t(`grades.${g}`) })),
+        },
+      ]}
+    />
   );
 }
 
@@ -87,66 +100,38 @@ export function PlaceFields<T extends FieldValues>({
 }: FieldsOf<T, 'county' | 'city' | 'school'>) {
   const { t } = useTranslation();
   return (
-    <>
-      <Grid size={HALF}>
-        <FormSelect
-          control={control}
-          name={at<T>('county')}
-          label={t('fields.county')}
-          required
-          options={COUNTIES.map((c) => ({ value: c, label: c }))}
-        />
-      </Grid>
-      <Grid size={HALF}>
-        <FormText
-          control={control}
-          name={at<T>('city')}
-          label={t('fields.city')}
-          required
-          autoComplete="address-level2"
-        />
-      </Grid>
-      <Grid size={12}>
-        <FormText
-          control={control}
-          name={at<T>('school')}
-          label={t('fields.school')}
-          required
-          autoComplete="organization"
-        />
-      </Grid>
-    </>
+    <Cells
+      control={control}
+      cells={[
+        {
+          name: 'county',
+          label: t('fields.county'),
+          options: COUNTIES.map((c) => ({ value: c, label: c })),
+        },
+        { name: 'city', label: t('fields.city'), autoComplete: 'address-level2' },
+        { name: 'school', label: t('fields.school'), autoComplete: 'organization', wide: true },
+      ]}
+    />
   );
 }
 
 /** The language a student writes tests in. */
 export function LocaleField<T extends FieldValues>({ control }: FieldsOf<T, 'locale'>) {
   const { t } = useTranslation();
+  const options = STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }));
   return (
-    <Grid size={HALF}>
-      <FormSelect
-        control={control}
-        name={at<T>('locale')}
-        label={t('fields.locale')}
-        required
-        options={STUDENT_LOCALES.map((l) => ({ value: l, label: t(`locales.${l}`) }))}
-      />
-    </Grid>
+    <Cells control={control} cells={[{ name: 'locale', label: t('fields.locale'), options }]} />
   );
 }
 
 /** A teacher's discipline. */
 export function DisciplineField<T extends FieldValues>({ control }: FieldsOf<T, 'discipline'>) {
   const { t } = useTranslation();
+  const options = DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }));
   return (
-    <Grid size={HALF}>
-      <FormSelect
-        control={control}
-        name={at<T>('discipline')}
-        label={t('fields.discipline')}
-        required
-        options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))}
-      />
-    </Grid>
+    <Cells
+      control={control}
+      cells={[{ name: 'discipline', label: t('fields.discipline'), options }]}
+    />
   );
 }
