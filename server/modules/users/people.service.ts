@@ -15,8 +15,8 @@ import {
 import * as repo from './people.repo.js';
 import { studentsService } from './students.service.js';
 import { teachersService } from './teachers.service.js';
-import { toUserDto } from './users.dto.js';
 import type { UserRow } from './users.repo.js';
+import { describeUser } from './users.service.js';
 
 type PersonType = 'student' | 'teacher';
 type Log = { warn: (obj: object, msg?: string) => void };
@@ -161,7 +161,7 @@ export function peopleService(deps: PeopleDeps) {
           entityId: row.id,
           after: { anonymised: true },
         });
-        return toUserDto(saved);
+        return describeUser(tx, saved);
       });
     },
   };
