@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { configuredOrigin } from './lib/origin.js';
 
 /**
  * Environment → typed configuration. With nothing set, Podium runs embedded: PGlite under
@@ -9,6 +10,8 @@ export type Config = {
   port: number;
   host: string;
   publicOrigin: string | undefined;
+  /** Other origins Podium is reached at; a request through one of them gets links to it. */
+  linkOrigins: string[];
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: string;
@@ -63,6 +66,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env.PORT, 3000),
     host: env.HOST ?? '0.0.0.0',
     publicOrigin: str(env.PUBLIC_ORIGIN)?.replace(/\/$/, ''),
+    linkOrigins: (env.LINK_ORIGINS ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean)
+      .map((v) => configuredOrigin('LINK_ORIGINS', v)),
     dataDir,
     databaseUrl: str(env.DATABASE_URL),
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -6,6 +6,7 @@ import { openDatabase, warmPool } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createStorage } from './lib/files/storage.js';
 import { createMailer } from './lib/mail/mailer.js';
+import { originWarning } from './lib/origin.js';
 import { poolSizePerWorker, superviseWorkers, workerCount } from './lib/workers.js';
 import { ensureAdmin } from './modules/auth/bootstrap.js';
 import { warmPlayerConnection } from './modules/player/player.service.js';
@@ -61,9 +62,8 @@ async function main() {
       'Running on the embedded database (PGlite): fine for trying Podium and small events; graded exams belong on PostgreSQL (set DATABASE_URL).',
     );
   }
-  if (!config.publicOrigin) {
-    app.log.warn('PUBLIC_ORIGIN is not set: e-mail links use the Host header of each request.');
-  }
+  const originProblem = originWarning(config);
+  if (originProblem) app.log.warn(originProblem);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -13,6 +13,7 @@ import {
 import { userSchema } from '../../../shared/schemas/users.js';
 import type { Config } from '../../config.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { siteOrigin } from '../../lib/origin.js';
 import type { AuthService, RequestInfo } from './auth.service.js';
 
 const userIdHeader = z.object({ userid: z.string().max(64).optional() });
@@ -22,8 +23,9 @@ export const authRoutes =
   async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const limited = { rateLimit: { max: config.rateLimit.authPerMinute, timeWindow: '1 minute' } };
+    const originOf = siteOrigin(config);
     const info = (request: FastifyRequest): RequestInfo => ({
-      origin: config.publicOrigin ?? `${request.protocol}://${request.host}`,
+      origin: originOf(request),
       ip: request.ip,
       userAgent: request.headers['user-agent'],
     });

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { siteOrigin } from '../../lib/origin.js';
 import { normalizeName } from '../../lib/text.js';
 import type { UsersService } from '../users/users.service.js';
 import * as repo from './auth.repo.js';
@@ -43,8 +44,8 @@ export const oidcRoutes =
         });
       return discovered;
     };
-    const origin = (request: FastifyRequest) =>
-      config.publicOrigin ?? `${request.protocol}://${request.host}`;
+    // The redirect URI and the return to the app, like e-mail links, never follow a forged Host.
+    const origin = siteOrigin(config);
     const callbackUrl = (request: FastifyRequest) =>
       `${origin(request)}/api/v1/auth-service/auth/oauth/callback`;
 

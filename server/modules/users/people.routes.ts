@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { userSchema } from '../../../shared/schemas/users.js';
 import type { Config } from '../../config.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { siteOrigin } from '../../lib/origin.js';
 import type { OriginOf } from './people.http.js';
 import type { PeopleService } from './people.service.js';
 import { studentsRoutes } from './students.routes.js';
@@ -13,8 +14,7 @@ import { teachersRoutes } from './teachers.routes.js';
 export const peopleRoutes =
   (people: PeopleService, config: Config): FastifyPluginAsync =>
   async (app) => {
-    const originOf: OriginOf = (request) =>
-      config.publicOrigin ?? `${request.protocol}://${request.host}`;
+    const originOf: OriginOf = siteOrigin(config);
     await app.register(studentsRoutes(people, originOf));
     await app.register(teachersRoutes(people, originOf));
 
