@@ -2,11 +2,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { RouterProvider } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.js';
+import { AuthProvider } from '../lib/auth.js';
+import { SnackbarProvider } from '../lib/snackbar.js';
 import { ErrorBoundary } from './ErrorBoundary.js';
-import { AuthProvider } from './providers/auth.js';
 import { queryClient } from './providers/query.js';
 import { SettingsProvider } from './providers/settings.js';
-import { SnackbarProvider } from './providers/snackbar.js';
 import { AppThemeProvider } from './providers/theme.js';
 import { router } from './routes.js';
 

@@ -1,37 +1,33 @@
 import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
-import { RegisterStudentPage, RegisterTeacherPage } from '../features/auth/RegisterPage.js';
-import { WelcomePage } from '../features/auth/WelcomePage.js';
-import { EditionPage } from '../features/exams/EditionPage.js';
-import { ExamDetailPage } from '../features/exams/ExamDetailPage.js';
-import { ExamsPage } from '../features/exams/ExamsPage.js';
-import { PhasePage } from '../features/exams/PhasePage.js';
-import { SignUpPage } from '../features/exams/SignUpPage.js';
-import { HelpPage } from '../features/help/HelpPage.js';
-import { ConnectionCheckPage } from '../features/player/connection/ConnectionCheckPage.js';
-import { MyTestsPage } from '../features/player/MyTestsPage.js';
-import { TestPlayerPage } from '../features/player/TestPlayerPage.js';
+import { LoadingScreen } from '../components/LoadingScreen.js';
+import { RegisterStudentPage, RegisterTeacherPage, WelcomePage } from '../features/auth/index.js';
+import {
+  EditionPage,
+  ExamDetailPage,
+  ExamsPage,
+  PhasePage,
+  SignUpPage,
+} from '../features/exams/index.js';
+import { HelpPage } from '../features/help/index.js';
+import { ConnectionCheckPage, MyTestsPage, TestPlayerPage } from '../features/player/index.js';
 import {
   QuestionMediatorPage,
   QuestionReviewersPage,
-} from '../features/questions/QuestionMarkersPage.js';
-import { QuestionsPage } from '../features/questions/QuestionsPage.js';
-import { TestPaperPage } from '../features/tests/TestPaperPage.js';
-import { TestsPage } from '../features/tests/TestsPage.js';
-import { StudentAnswersPage } from '../features/uploads/StudentAnswersPage.js';
-import { TestStudentsPage } from '../features/uploads/TestStudentsPage.js';
-import { ProfilePage } from '../features/users/ProfilePage.js';
-import { StudentsPage } from '../features/users/StudentsPage.js';
-import { TeachersPage } from '../features/users/TeachersPage.js';
-import { type Access, Guard } from './guard.js';
-import { LoadingScreen } from './LoadingScreen.js';
+  QuestionsPage,
+} from '../features/questions/index.js';
+import { TestPaperPage, TestsPage } from '../features/tests/index.js';
+import { StudentAnswersPage, TestStudentsPage } from '../features/uploads/index.js';
+import { ProfilePage, StudentsPage, TeachersPage } from '../features/users/index.js';
+import type { Access } from '../lib/access.js';
+import { useAuth } from '../lib/auth.js';
+import { Guard } from './guard.js';
 import { AppLayout } from './layout/AppLayout.js';
 import { AuthLayout } from './layout/AuthLayout.js';
 import { BareLayout } from './layout/BareLayout.js';
 import { HomePage } from './pages/HomePage.js';
 import { LogoutPage } from './pages/LogoutPage.js';
 import { PlaceholderPage } from './pages/PlaceholderPage.js';
-import { useAuth } from './providers/auth.js';
 
 const ALL = ['student', 'teacher', 'admin'] as const;
 const STAFF = { roles: ['teacher', 'admin'], registered: true, active: true } satisfies Access;

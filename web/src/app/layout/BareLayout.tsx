@@ -2,7 +2,7 @@ import { AppBar, Box, Toolbar, Typography } from '@mui/material';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
-import { LoadingScreen } from '../LoadingScreen.js';
+import { LoadingScreen } from '../../components/LoadingScreen.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
 
 /**

@@ -3,9 +3,9 @@ import { Button, Menu, MenuItem } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type UiLocale } from '../../../../shared/constants.js';
-import { patchProfile } from '../../features/users/api/patch-profile.js';
+import { patchProfile } from '../../api/profile.js';
 import { changeLanguage } from '../../i18n/index.js';
-import { useAuth } from '../providers/auth.js';
+import { useAuth } from '../../lib/auth.js';
 
 /** ro/en switch, remembered on this device; a signed-in user's mails follow it too. */
 export function LanguageSwitch() {

@@ -22,9 +22,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
 import { SIDEBAR_FOLDED_WIDTH, SIDEBAR_WIDTH } from '../../../../shared/constants.js';
+import { useAuth } from '../../lib/auth.js';
 import { PERSONAL_DATA_URL, TERMS_URL } from '../links.js';
 import type { NavItem } from '../navigation.js';
-import { useAuth } from '../providers/auth.js';
 import { NavIcon } from './icons.js';
 
 type Props = {

@@ -4,7 +4,7 @@ import { Avatar, Button, IconButton, ListItemIcon, Menu, MenuItem, Tooltip } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useAuth } from '../providers/auth.js';
+import { useAuth } from '../../lib/auth.js';
 
 export function UserMenu() {
   const { t } = useTranslation();

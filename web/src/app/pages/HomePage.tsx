@@ -10,9 +10,9 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
+import { useAuth } from '../../lib/auth.js';
 import { NavIcon } from '../layout/icons.js';
 import { flatPages, visibleNavigation } from '../navigation.js';
-import { useAuth } from '../providers/auth.js';
 
 /** `/` once signed in: registration first, then the inactive notice, then the start page. */
 export function HomePage() {

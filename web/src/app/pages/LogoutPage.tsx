@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { LoadingScreen } from '../LoadingScreen.js';
-import { useAuth } from '../providers/auth.js';
+import { LoadingScreen } from '../../components/LoadingScreen.js';
+import { useAuth } from '../../lib/auth.js';
 
 /** /deconectare: ends the session on the server, clears all state, back to the welcome page. */
 export function LogoutPage() {

@@ -9,9 +9,9 @@ import {
   useState,
 } from 'react';
 import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/schemas/users.js';
-import { patchProfile } from '../../features/users/api/patch-profile.js';
+import { patchProfile } from '../../api/profile.js';
+import { useAuth } from '../../lib/auth.js';
 import { readLocal, STORAGE_KEYS, writeLocal } from '../../lib/storage.js';
-import { useAuth } from './auth.js';
 
 type SettingsContextValue = {
   settings: Settings;

@@ -29,8 +29,8 @@ import {
   type StudentItems,
 } from '../../../../shared/schemas/uploads.js';
 import { ApiError } from '../../api/client.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
 import { saveBlob } from '../../lib/download.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 import { ConfirmDialog } from '../list/ConfirmDialog.js';
 import { getAnswerFile, useAnswerFileUrl } from './api/get-answer-file.js';
 import { useSetAnswerFiles } from './api/set-answer-files.js';

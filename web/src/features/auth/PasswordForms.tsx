@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { UiLocale } from '../../../../shared/constants.js';
 import { forgotPasswordSchema, resetPasswordSchema } from '../../../../shared/schemas/auth.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
 import { FormText } from '../../components/form/fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 import { forgotPassword, resetPassword } from './api/auth-api.js';
 import { PasswordField } from './PasswordField.js';
 

@@ -5,8 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { registerStudentSchema, registerTeacherSchema } from '../../../../shared/schemas/auth.js';
-import { useAuth } from '../../app/providers/auth.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
 import { FormText } from '../../components/form/fields.js';
 import {
   BirthAndGradeFields,
@@ -16,6 +14,8 @@ import {
   PlaceFields,
 } from '../../components/form/person-fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
+import { useAuth } from '../../lib/auth.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 import { register } from './api/auth-api.js';
 
 type StudentInput = z.input<typeof registerStudentSchema>;

@@ -7,9 +7,9 @@ import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { loginSchema } from '../../../../shared/schemas/auth.js';
 import { ApiError } from '../../api/client.js';
-import { useAuth } from '../../app/providers/auth.js';
 import { FormText } from '../../components/form/fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
+import { useAuth } from '../../lib/auth.js';
 import { login } from './api/auth-api.js';
 import { PasswordField } from './PasswordField.js';
 

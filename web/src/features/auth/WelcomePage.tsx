@@ -3,7 +3,7 @@ import { Alert, Box, Button, Divider, Link, Paper, Stack, Typography } from '@mu
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../app/providers/auth.js';
+import { useAuth } from '../../lib/auth.js';
 import { oidcInfo, oidcStartUrl } from './api/auth-api.js';
 import { ForgotForm, ResetForm } from './PasswordForms.js';
 import { SignInForm } from './SignInForm.js';

@@ -16,7 +16,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpenExam } from '../../../../shared/schemas/exams.js';
-import { useAuth } from '../../app/providers/auth.js';
+import { useAuth } from '../../lib/auth.js';
 import { useOpenExams } from './api/get-open-exams.js';
 import { type SignUpAction, useChangeSignUp } from './api/register-open-exam.js';
 import { CredentialsDialog } from './components/CredentialsDialog.js';

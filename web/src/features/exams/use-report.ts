@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { ApiError } from '../../api/client.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 
 /**
  * Codes that say more than an operation's own failure message (SPEC.md §8): the user should

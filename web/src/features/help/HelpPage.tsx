@@ -13,7 +13,7 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useAuth } from '../../app/providers/auth.js';
+import { useAuth } from '../../lib/auth.js';
 
 const STUDENT = ['s1', 's2', 's3', 's4', 's5', 's6'];
 const TEACHER = ['t1', 't2', 't3', 't4', 't5'];

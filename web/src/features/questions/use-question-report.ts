@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { ApiError } from '../../api/client.js';
-import { useSnackbar, type Variant } from '../../app/providers/snackbar.js';
+import { useSnackbar, type Variant } from '../../lib/snackbar.js';
 
 /** Codes that say more than an operation's own failure message. */
 const TELLING_CODES = new Set([

@@ -18,7 +18,6 @@ import {
   type StudentItems,
   type TestSummary,
 } from '../../../../shared/schemas/uploads.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
 import { AnswerFiles } from '../../components/answer-files/AnswerFiles.js';
 import { getAnswerZip } from '../../components/answer-files/api/get-answer-file.js';
 import { useStudentItems } from '../../components/answer-files/api/get-student-items.js';
@@ -27,6 +26,7 @@ import { type PhaseContext, usePhaseContext } from '../../components/phase/get-p
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
 import { Statement } from '../../components/statement/Statement.js';
 import { saveBlob } from '../../lib/download.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 import { useTestSummary } from './api/get-test-summary.js';
 import { OnlineAnswer } from './components/OnlineAnswer.js';
 import { StatusChip } from './components/StatusChip.js';

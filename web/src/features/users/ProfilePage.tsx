@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { profilePatchSchema } from '../../../../shared/schemas/users.js';
-import { useAuth } from '../../app/providers/auth.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
+import { patchProfile } from '../../api/profile.js';
 import { FormText } from '../../components/form/fields.js';
 import {
   BirthAndGradeFields,
@@ -15,7 +14,8 @@ import {
   PlaceFields,
 } from '../../components/form/person-fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
-import { patchProfile } from './api/patch-profile.js';
+import { useAuth } from '../../lib/auth.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 import { TeamCodeCard } from './components/TeamCodeCard.js';
 
 const base = profilePatchSchema.shape;

@@ -3,8 +3,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { County, UserState } from '../../../../shared/constants.js';
 import { type Person, STUDENTS_DOWNLOAD_NAME } from '../../../../shared/schemas/people.js';
-import { useAuth } from '../../app/providers/auth.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { SearchBox } from '../../components/list/SearchBox.js';
 import { usePagedList } from '../../components/list/use-paged-list.js';
@@ -18,7 +16,9 @@ import {
 } from '../../components/list/where.js';
 import { CountySelect } from '../../components/pickers/CountySelect.js';
 import { GradeSelect } from '../../components/pickers/GradeSelect.js';
+import { useAuth } from '../../lib/auth.js';
 import { saveBlob } from '../../lib/download.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 import { useStudentsCount } from './api/count-students.js';
 import { useDownloadStudents } from './api/download-students.js';
 import { useStudents } from './api/get-students.js';

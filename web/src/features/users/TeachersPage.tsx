@@ -3,8 +3,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { County, UserState } from '../../../../shared/constants.js';
 import { type Person, TEACHERS_DOWNLOAD_NAME } from '../../../../shared/schemas/people.js';
-import { useAuth } from '../../app/providers/auth.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { SearchBox } from '../../components/list/SearchBox.js';
 import { usePagedList } from '../../components/list/use-paged-list.js';
@@ -17,7 +15,9 @@ import {
   orderParam,
 } from '../../components/list/where.js';
 import { CountySelect } from '../../components/pickers/CountySelect.js';
+import { useAuth } from '../../lib/auth.js';
 import { saveBlob } from '../../lib/download.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 import { useTeachersCount } from './api/count-teachers.js';
 import { useDownloadTeachers } from './api/download-teachers.js';
 import { useTeachers } from './api/get-teachers.js';

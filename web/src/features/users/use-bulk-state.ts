@@ -1,6 +1,6 @@
 import type { UserState } from '../../../../shared/constants.js';
 import type { Person } from '../../../../shared/schemas/people.js';
-import { useSnackbar } from '../../app/providers/snackbar.js';
+import { useSnackbar } from '../../lib/snackbar.js';
 import { useSetStudentsState } from './api/set-students-state.js';
 import { useSetTeachersState } from './api/set-teachers-state.js';
 

@@ -11,8 +11,6 @@ import { api } from '../../../api/client.js';
 // The auth service of SPEC.md §7, one function per call.
 const base = '/auth-service/auth';
 
-export const whoami = () => api<User>(`${base}/whoami`, { quiet401: true });
-
 export const login = (body: LoginInput) =>
   api<Session>(`${base}/login`, { method: 'POST', body, quiet401: true });
 
@@ -34,8 +32,6 @@ export const exchangeCode = (uid: string, code: string, oauth: boolean) =>
 
 export const register = (body: RegisterStudentInput | RegisterTeacherInput) =>
   api<User>(`${base}/register`, { method: 'POST', body });
-
-export const logout = () => api<{ ok: true }>(`${base}/logout`, { method: 'POST', quiet401: true });
 
 export const oidcInfo = () => api<{ enabled: boolean; label: string }>(`${base}/oidc`);
 

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { MAX_STATEMENT_LENGTH } from '../../../../../shared/schemas/questions.js';
 import { statementImage } from '../../../../../shared/statement.js';
 import { ApiError } from '../../../api/client.js';
-import { useSnackbar } from '../../../app/providers/snackbar.js';
+import { useSnackbar } from '../../../lib/snackbar.js';
 import { useUploadFile } from '../api/upload-file.js';
 import type { QuestionFormValues } from '../question-form.js';
 

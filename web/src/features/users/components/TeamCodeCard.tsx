@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { teacherCodeBodySchema } from '../../../../../shared/schemas/people.js';
 import type { User } from '../../../../../shared/schemas/users.js';
-import { useSnackbar } from '../../../app/providers/snackbar.js';
 import { FormText } from '../../../components/form/fields.js';
 import { applyServerErrors } from '../../../components/form/server-errors.js';
+import { useSnackbar } from '../../../lib/snackbar.js';
 import { changeTeacherCode } from '../api/change-teacher-code.js';
 
 type Input = z.input<typeof teacherCodeBodySchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../../shared/schemas/users.js';
-import { mayEnter } from './guard.js';
+import { mayEnter } from './access.js';
 
 const user = (over: Partial<User>) =>
   ({ type: 'student', state: 'active', registered: true, ...over }) as User;

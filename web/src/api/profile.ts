@@ -1,5 +1,5 @@
-import type { ProfilePatch, User } from '../../../../../shared/schemas/users.js';
-import { api } from '../../../api/client.js';
+import type { ProfilePatch, User } from '../../../shared/schemas/users.js';
+import { api } from './client.js';
 
 /** PATCH /user-mgmt/users/{email}: only the fields sent change. */
 export const patchProfile = (email: string, body: ProfilePatch) =>

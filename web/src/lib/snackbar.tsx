@@ -1,8 +1,8 @@
 import { Alert, Snackbar } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SNACKBAR_HIDE_MS } from '../../../../shared/constants.js';
-import { ApiError } from '../../api/client.js';
+import { SNACKBAR_HIDE_MS } from '../../../shared/constants.js';
+import { ApiError } from '../api/client.js';
 
 export type Variant = 'success' | 'warning' | 'error' | 'info';
 type Message = { id: number; key: string; values?: Record<string, unknown>; variant: Variant };

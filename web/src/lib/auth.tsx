@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import { THANK_YOU_RESET_MS } from '../../../../shared/constants.js';
-import type { Session } from '../../../../shared/schemas/auth.js';
-import type { User } from '../../../../shared/schemas/users.js';
-import { ApiError, getSession, setSession } from '../../api/client.js';
-import * as authApi from '../../features/auth/api/auth-api.js';
+import { THANK_YOU_RESET_MS } from '../../../shared/constants.js';
+import type { Session } from '../../../shared/schemas/auth.js';
+import type { User } from '../../../shared/schemas/users.js';
+import { ApiError, getSession, setSession } from '../api/client.js';
+import * as authApi from '../api/session.js';
 
 export type AuthStatus = 'checking' | 'guest' | 'user';
 

@@ -1,0 +1,3 @@
+// The auth feature's public face: the pages the router mounts.
+export { RegisterStudentPage, RegisterTeacherPage } from './RegisterPage.js';
+export { WelcomePage } from './WelcomePage.js';

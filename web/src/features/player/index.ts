@@ -1,0 +1,4 @@
+// The player feature's public face: the pages the router mounts.
+export { ConnectionCheckPage } from './connection/ConnectionCheckPage.js';
+export { MyTestsPage } from './MyTestsPage.js';
+export { TestPlayerPage } from './TestPlayerPage.js';

@@ -1,0 +1,3 @@
+// The uploads feature's public face: the pages the router mounts.
+export { StudentAnswersPage } from './StudentAnswersPage.js';
+export { TestStudentsPage } from './TestStudentsPage.js';
