@@ -18,7 +18,7 @@ import {
   users,
 } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
-import { randomToken, sha256 } from '../server/modules/auth/secrets.js';
+import { randomToken, sha256 } from '../server/lib/secrets.js';
 
 export const EXAM_GRADE = 7;
 

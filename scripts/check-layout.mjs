@@ -1,58 +1,151 @@
-// Guards the layout of DESIGN.md: shared/ imports nothing of server/ or web/; no server module
-// imports another module's repo; no web feature imports another feature.
+// Guards the layout of DESIGN.md (`npm run lint`). Each rule is data: which files it covers,
+// which imports of theirs it refuses, and what to do instead. Imports are read with
+// TypeScript's own pre-processor, so every `import`, `export … from` and `import()` counts.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-
-const files = (dir) =>
-  readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    if (name === 'node_modules' || name === 'dist') return [];
-    return statSync(p).isDirectory() ? files(p) : /\.(ts|tsx|mjs|js)$/.test(name) ? [p] : [];
-  });
-
-const importsOf = (file) =>
-  [
-    ...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g),
-  ].map((m) => m[1]);
-
-const problems = [];
-const resolve = (file, spec) =>
-  spec.startsWith('.') ? path.normalize(path.join(path.dirname(file), spec)) : spec;
-
-for (const file of files('shared')) {
-  for (const spec of importsOf(file)) {
-    const target = resolve(file, spec);
-    if (target.startsWith('server') || target.startsWith('web'))
-      problems.push(`${file}: shared/ must not import ${spec}`);
-  }
-}
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const moduleOf = (p) => p.match(/^server\/modules\/([^/]+)\//)?.[1];
-for (const file of files('server')) {
-  const own = moduleOf(file);
-  for (const spec of importsOf(file)) {
-    const target = resolve(file, spec);
-    const other = moduleOf(target);
-    if (other && other !== own && /\.repo(\.js|\.ts)?$/.test(target)) {
-      problems.push(`${file}: imports the repo of module "${other}"; call its service instead`);
+const featureOf = (p) => p.match(/^web\/src\/features\/([^/]+)\//)?.[1];
+const isModuleEntry = (p) => /^server\/modules\/[^/]+\/index\.(ts|js)$/.test(p);
+const isFeatureEntry = (p) => /^web\/src\/features\/[^/]+\/index\.(ts|js)$/.test(p);
+
+/**
+ * The rules. `files` picks the importing files, `refuses(from, to)` says whether an import of
+ * `to` (a repository path, or a package name) from `from` breaks the rule.
+ */
+export const RULES = [
+  {
+    name: 'shared-stands-alone',
+    files: (f) => f.startsWith('shared/'),
+    refuses: (_, to) => to.startsWith('server/') || to.startsWith('web/'),
+    advice: 'shared/ is used by both sides and imports nothing of server/ or web/',
+  },
+  {
+    name: 'module-public-entry',
+    files: (f) => f.startsWith('server/'),
+    refuses: (from, to) => {
+      const other = moduleOf(to);
+      return other !== undefined && other !== moduleOf(from) && !isModuleEntry(to);
+    },
+    advice: (_, to) =>
+      `import it through server/modules/${moduleOf(to)}/index.ts (the module's public entry), adding it there if other modules may use it`,
+  },
+  {
+    name: 'lib-and-db-below-modules',
+    files: (f) => f.startsWith('server/lib/') || f.startsWith('server/db/'),
+    refuses: (_, to) => to.startsWith('server/modules/'),
+    advice:
+      'server/lib and server/db serve the modules and import none of them; move the shared piece to server/lib',
+  },
+  {
+    name: 'features-stand-alone',
+    files: (f) => featureOf(f) !== undefined,
+    refuses: (from, to) => {
+      const other = featureOf(to);
+      return (other !== undefined && other !== featureOf(from)) || to.startsWith('web/src/app/');
+    },
+    advice:
+      'features import neither each other nor app/; move the shared piece to web/src/components, web/src/lib or web/src/api',
+  },
+  {
+    name: 'app-uses-feature-entries',
+    files: (f) => f.startsWith('web/src/app/') || f === 'web/src/main.tsx',
+    refuses: (_, to) => featureOf(to) !== undefined && !isFeatureEntry(to),
+    advice: (_, to) => `import it through web/src/features/${featureOf(to)}/index.ts`,
+  },
+  {
+    name: 'shared-web-pieces-below-features',
+    files: (f) =>
+      f.startsWith('web/src/components/') ||
+      f.startsWith('web/src/lib/') ||
+      f.startsWith('web/src/api/'),
+    refuses: (_, to) => featureOf(to) !== undefined || to.startsWith('web/src/app/'),
+    advice: 'components/, lib/ and api/ are used by features and app/, and import neither',
+  },
+];
+
+/** The relative imports of one source text, as repository paths (extension kept as written). */
+export function importsOf(file, source) {
+  const { importedFiles } = ts.preProcessFile(source, true, true);
+  return importedFiles
+    .map((i) => i.fileName)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      // Sources import `x.js` for `x.ts`/`x.tsx`; rules compare with the source file's name.
+      return target.replace(/\.js$/, '.ts');
+    });
+}
+
+/**
+ * Checks sources (path → text). Returns one line per import a rule refuses, and one per
+ * import cycle between server modules.
+ */
+export function checkLayout(sources) {
+  const problems = [];
+  const moduleEdges = new Map();
+  for (const [file, source] of sources) {
+    for (const to of importsOf(file, source)) {
+      for (const rule of RULES) {
+        if (!rule.files(file) || !rule.refuses(file, to)) continue;
+        const advice = typeof rule.advice === 'function' ? rule.advice(file, to) : rule.advice;
+        problems.push(`${file}: imports ${to} [${rule.name}]: ${advice}`);
+      }
+      const from = moduleOf(file);
+      const other = moduleOf(to);
+      if (from && other && from !== other && !/\.test\.ts$/.test(file)) {
+        if (!moduleEdges.has(from)) moduleEdges.set(from, new Set());
+        moduleEdges.get(from).add(other);
+      }
     }
   }
-}
-
-const featureOf = (p) => p.match(/^web\/src\/features\/([^/]+)\//)?.[1];
-for (const file of files('web/src')) {
-  const own = featureOf(file);
-  for (const spec of importsOf(file)) {
-    const other = featureOf(resolve(file, spec));
-    if (own && other && other !== own)
-      problems.push(
-        `${file}: imports feature "${other}"; move shared pieces to components/ or lib/`,
-      );
+  for (const cycle of cyclesOf(moduleEdges)) {
+    problems.push(
+      `server modules import each other in a circle: ${cycle.join(' → ')} [module-cycle]: one of them must stop depending on the other (pass a function in from the composition root, or move the shared piece to server/lib)`,
+    );
   }
+  return problems;
 }
 
-if (problems.length) {
-  console.error(`Layout check failed:\n${problems.join('\n')}`);
-  process.exit(1);
+/** Each elementary cycle of a small graph once, as a closed path. */
+function cyclesOf(edges) {
+  const found = new Map();
+  const walk = (start, node, trail) => {
+    for (const next of edges.get(node) ?? []) {
+      if (next === start) {
+        const cycle = [...trail, start];
+        const key = [...trail].sort().join(',');
+        if (!found.has(key)) found.set(key, cycle);
+      } else if (!trail.includes(next) && next > start) {
+        walk(start, next, [...trail, next]);
+      }
+    }
+  };
+  for (const start of edges.keys()) walk(start, start, [start]);
+  return [...found.values()];
 }
-console.log('Layout check passed.');
+
+function sourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.posix.join(dir, name);
+    if (name === 'node_modules' || name === 'dist') return [];
+    if (statSync(p).isDirectory()) return sourceFiles(p);
+    return /\.(ts|tsx|mjs|js)$/.test(name) ? [p] : [];
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  process.chdir(root);
+  const sources = new Map(
+    ['shared', 'server', 'web/src'].flatMap(sourceFiles).map((f) => [f, readFileSync(f, 'utf8')]),
+  );
+  const problems = checkLayout(sources);
+  if (problems.length) {
+    console.error(`Layout check failed (${problems.length}):\n${problems.join('\n')}`);
+    process.exit(1);
+  }
+  console.log(`Layout check passed (${sources.size} files, ${RULES.length} rules).`);
+}

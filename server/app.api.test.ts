@@ -7,9 +7,9 @@ import { buildApp } from './app.js';
 import { appendAudit } from './lib/audit.js';
 import { createStorage } from './lib/files/storage.js';
 import { createMailer } from './lib/mail/mailer.js';
-import { ensureAdmin, promoteAdmin } from './modules/auth/bootstrap.js';
-import { verifyPassword } from './modules/auth/secrets.js';
-import { usersService } from './modules/users/users.service.js';
+import { verifyPassword } from './lib/secrets.js';
+import { ensureAdmin, promoteAdmin } from './modules/auth/index.js';
+import { usersService } from './modules/users/index.js';
 import { buildTestApp, errorCode, type TestApp } from './test/app.js';
 import { createTestDatabase } from './test/db.js';
 

@@ -8,9 +8,9 @@ import { createStorage } from './lib/files/storage.js';
 import { createMailer } from './lib/mail/mailer.js';
 import { originWarning } from './lib/origin.js';
 import { poolSizePerWorker, superviseWorkers, workerCount } from './lib/workers.js';
-import { ensureAdmin } from './modules/auth/bootstrap.js';
-import { warmPlayerConnection } from './modules/player/player.service.js';
-import { usersService } from './modules/users/users.service.js';
+import { ensureAdmin } from './modules/auth/index.js';
+import { warmPlayerConnection } from './modules/player/index.js';
+import { usersService } from './modules/users/index.js';
 
 /**
  * Reads the configuration, opens and migrates the database, and serves until told to stop. On

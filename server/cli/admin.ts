@@ -6,8 +6,8 @@ import { MIN_PASSWORD_LENGTH } from '../../shared/constants.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
-import { promoteAdmin } from '../modules/auth/bootstrap.js';
-import { usersService } from '../modules/users/users.service.js';
+import { promoteAdmin } from '../modules/auth/index.js';
+import { usersService } from '../modules/users/index.js';
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, password: { type: 'string' } },

@@ -7,7 +7,7 @@ import { openDatabase } from '../db/client.js';
 import { makeEdition, makeEnrolment, makeExam, makePhase, makeUser } from '../db/factories.js';
 import { migrate } from '../db/migrate.js';
 import { exams } from '../db/schema.js';
-import { usersService } from '../modules/users/users.service.js';
+import { usersService } from '../modules/users/index.js';
 
 const PASSWORD = 'podium-demo-2026';
 

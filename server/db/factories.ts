@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../lib/ids.js';
+import { hashPassword } from '../lib/secrets.js';
 import { normalizeName } from '../lib/text.js';
-import { hashPassword } from '../modules/auth/secrets.js';
 import type { Db } from './client.js';
 import {
   editionCoordinators,

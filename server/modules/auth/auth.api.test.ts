@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { sha256 } from '../../lib/secrets.js';
 import { buildTestApp, errorCode, type TestApp } from '../../test/app.js';
-import { sha256 } from './secrets.js';
 
 const API = '/api/v1/auth-service/auth';
 const START = new Date('2026-11-23T09:00:00Z');

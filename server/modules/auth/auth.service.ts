@@ -16,11 +16,11 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, fieldError, notFound, validationFailed, zodIssues } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Mailer } from '../../lib/mail/mailer.js';
+import { hashPassword, randomToken, sha256, verifyPassword } from '../../lib/secrets.js';
 import { normalizeName } from '../../lib/text.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersService } from '../users/index.js';
 import { canRegister } from './auth.policy.js';
 import * as repo from './auth.repo.js';
-import { hashPassword, randomToken, sha256, verifyPassword } from './secrets.js';
 
 export type AuthDeps = {
   db: Db;

@@ -2,8 +2,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { UsersService } from '../users/users.service.js';
-import { hashPassword, randomToken } from './secrets.js';
+import { hashPassword, randomToken } from '../../lib/secrets.js';
+import type { UsersService } from '../users/index.js';
 
 export type BootstrapResult =
   | { created: false }

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { siteOrigin } from '../../lib/origin.js';
 import { normalizeName } from '../../lib/text.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersService } from '../users/index.js';
 import * as repo from './auth.repo.js';
 import type { AuthService } from './auth.service.js';
 

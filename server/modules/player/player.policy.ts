@@ -1,5 +1,4 @@
-import type { ExamAccess } from '../exams/exams.policy.js';
-import { canSeeExam } from '../exams/exams.policy.js';
+import { canSeeExam, type ExamAccess } from '../exams/index.js';
 
 /**
  * Who may do what in the test player. Outside the scope answers 404 (a student never learns

@@ -16,7 +16,7 @@ import {
   tests,
   users,
 } from '../../db/schema.js';
-import { holdRegistration } from '../exams/registration.js';
+import { holdRegistration } from '../exams/index.js';
 
 export type AttemptRow = typeof attempts.$inferSelect;
 

@@ -19,8 +19,8 @@ import { AppError, forbidden, notFound, validationFailed } from '../../lib/error
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Notices } from '../../lib/notices.js';
-import { sha256 } from '../auth/secrets.js';
-import { loadExamAccess } from '../exams/exams.access.js';
+import { sha256 } from '../../lib/secrets.js';
+import { loadExamAccess } from '../exams/index.js';
 import { answerWriter } from './player.answer-writer.js';
 import {
   newStartJson,

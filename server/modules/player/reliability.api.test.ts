@@ -6,8 +6,8 @@ import { answers, attempts, auditEvents } from '../../db/schema.js';
 import { createStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { createMailer } from '../../lib/mail/mailer.js';
+import { sha256 } from '../../lib/secrets.js';
 import { errorCode } from '../../test/app.js';
-import { sha256 } from '../auth/secrets.js';
 import { answerWriter } from './player.answer-writer.js';
 import {
   body,

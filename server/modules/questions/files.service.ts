@@ -6,7 +6,7 @@ import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { assertAllowedFile, detectFileType } from '../../lib/files/detect.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { loadExamAccess } from '../exams/exams.access.js';
+import { loadExamAccess } from '../exams/index.js';
 import * as repo from './files.repo.js';
 import { canReadFile } from './questions.policy.js';
 

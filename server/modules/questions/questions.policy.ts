@@ -1,5 +1,5 @@
 import type { Actor } from '../../lib/auth-guard.js';
-import type { ExamAccess } from '../exams/exams.policy.js';
+import type { ExamAccess } from '../exams/index.js';
 
 /**
  * Who may do what with a phase's question bank. The exams module (exams.access.ts

@@ -16,7 +16,7 @@ import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { parseFilter, parseWhere } from '../../lib/filter/index.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { type PhaseContext, requirePhase } from '../exams/exams.access.js';
+import { type PhaseContext, requirePhase } from '../exams/index.js';
 import type { FilesService } from './files.service.js';
 import {
   type ImageFields,

@@ -1,4 +1,4 @@
-import type { ExamAccess } from '../exams/exams.policy.js';
+import type { ExamAccess } from '../exams/index.js';
 
 /**
  * Who may do what with a phase's tests. The phase's scope comes first from exams.access.ts

@@ -1,7 +1,7 @@
 import type { UploadState } from '../../../shared/schemas/uploads.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, forbidden } from '../../lib/errors.js';
-import { type ExamAccess, seesWholeExam } from '../exams/exams.policy.js';
+import { type ExamAccess, seesWholeExam } from '../exams/index.js';
 
 /**
  * Who may see and change hybrid answers. Scope (404) comes first: teachers through

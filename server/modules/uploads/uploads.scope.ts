@@ -1,8 +1,7 @@
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { notFound } from '../../lib/errors.js';
-import { requirePhase } from '../exams/exams.access.js';
-import type { ExamAccess } from '../exams/exams.policy.js';
+import { type ExamAccess, requirePhase } from '../exams/index.js';
 import { canEnterAnswers, ownerScope, type TestRole } from './uploads.policy.js';
 import * as repo from './uploads.repo.js';
 

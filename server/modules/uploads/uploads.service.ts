@@ -19,7 +19,7 @@ import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { detectFileType } from '../../lib/files/detect.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { holdRegistration } from '../exams/registration.js';
+import { holdRegistration } from '../exams/index.js';
 import { toAnswerDto, toAnswerFileDto, toUploadTestDto } from './uploads.dto.js';
 import type { Upload } from './uploads.http.js';
 import {

@@ -1,0 +1,23 @@
+// The exam-mgmt module's public face: who may see and manage a competition (the rights other
+// modules check before they act), the path checks of exam → edition → phase, and the hold on a
+// student's registration that a start or an upload takes.
+export { type ExamMgmt, examMgmt } from './exam-mgmt.js';
+export {
+  type EditionContext,
+  type ExamContext,
+  loadExamAccess,
+  type PhaseContext,
+  requireEdition,
+  requireExam,
+  requirePhase,
+} from './exams.access.js';
+export {
+  canManageExam,
+  canSeeExam,
+  canSetResults,
+  type ExamAccess,
+  NO_ACCESS,
+  seesWholeExam,
+} from './exams.policy.js';
+export { examMgmtRoutes } from './exams.routes.js';
+export { holdRegistration } from './registration.js';

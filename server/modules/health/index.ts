@@ -1,0 +1,2 @@
+// The health module's public face.
+export { healthRoutes } from './health.routes.js';

@@ -1,0 +1,5 @@
+// The test-player's public face: its routes and service for the composition root, the
+// sweeper, and the warm-up of exam day's statements on a new database connection.
+export { playerRoutes } from './player.routes.js';
+export { type PlayerService, playerService, warmPlayerConnection } from './player.service.js';
+export { registerSweeper } from './player.sweeper.js';

@@ -1,0 +1,4 @@
+// The test-mgmt module's public face: its routes and service, and the PDF printer of papers.
+export { createPdfPrinter, type PdfPrinter } from './pdf.js';
+export { testsRoutes } from './tests.routes.js';
+export { type TestsService, testsService } from './tests.service.js';

@@ -1,0 +1,6 @@
+// The user-mgmt module's public face: its routes and services, and how a user is described to
+// the API (the one place a student's team code is read with their teacher).
+export { peopleRoutes } from './people.routes.js';
+export { type PeopleService, peopleService } from './people.service.js';
+export { usersRoutes } from './users.routes.js';
+export { describeUser, describeUsers, type UsersService, usersService } from './users.service.js';
