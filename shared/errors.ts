@@ -97,6 +97,7 @@ export const FIELD_CODES = [
   'code_exists',
   'test_grade_duplicate',
   'password_too_short',
+  'password_too_common',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

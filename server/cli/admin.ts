@@ -2,11 +2,10 @@
 // confirmed), or creates the admin when the address is new and a password is given.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { MIN_PASSWORD_LENGTH } from '../../shared/constants.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
-import { promoteAdmin } from '../modules/auth/index.js';
+import { adminPasswordProblem, promoteAdmin } from '../modules/auth/index.js';
 import { usersService } from '../modules/users/index.js';
 
 const { values } = parseArgs({
@@ -17,8 +16,9 @@ if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
   console.error('Usage: npm run admin -- --email someone@school.ro [--password secret]');
   process.exit(2);
 }
-if (values.password !== undefined && values.password.length < MIN_PASSWORD_LENGTH) {
-  console.error(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`);
+const refused = values.password !== undefined && adminPasswordProblem(values.password, email);
+if (refused) {
+  console.error(refused);
   process.exit(2);
 }
 

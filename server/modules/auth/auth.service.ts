@@ -21,6 +21,7 @@ import { normalizeName } from '../../lib/text.js';
 import type { UsersService } from '../users/index.js';
 import { canRegister } from './auth.policy.js';
 import * as repo from './auth.repo.js';
+import { assertGoodPassword } from './password-policy.js';
 
 export type AuthDeps = {
   db: Db;
@@ -108,6 +109,7 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
       input: { email: string; password: string; type: 'student' | 'teacher'; locale: UiLocale },
       info: RequestInfo,
     ): Promise<{ ok: true }> {
+      assertGoodPassword(input.password, input.email);
       const passwordHash = await hashPassword(input.password);
       const created = await users.createAccount({
         id: uuidv7(),
@@ -209,6 +211,7 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
       input: { uid: string; code: string; password: string },
       info: RequestInfo,
     ): Promise<Session> {
+      assertGoodPassword(input.password);
       const passwordHash = await hashPassword(input.password);
       return db.transaction(async (tx) => {
         const now = clock.now();
@@ -221,6 +224,8 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
         if (!used) throw new AppError('INVALID_CODE', 'The link is not valid any more');
         const existing = await users.accountById(input.uid, tx);
         if (!existing) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        // Refused here, the transaction rolls back and the link stays usable.
+        assertGoodPassword(input.password, existing.email);
         // The reset link proved the mailbox, so it confirms the address too.
         const user = await users.updateAccount(
           input.uid,

@@ -1,9 +1,11 @@
+import { MIN_PASSWORD_LENGTH } from '../../../shared/constants.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { hashPassword, randomToken } from '../../lib/secrets.js';
 import type { UsersService } from '../users/index.js';
+import { passwordProblem } from './password-policy.js';
 
 export type BootstrapResult =
   | { created: false }
@@ -13,6 +15,18 @@ export type BootstrapResult =
 export type BootstrapLog = { warn(obj: object, msg: string): void };
 
 type AdminDeps = { db: Db; users: UsersService };
+
+/**
+ * Why an admin's chosen password (ADMIN_PASSWORD, `npm run admin -- --password`) is refused,
+ * or undefined: the rules of every password set through the API.
+ */
+export function adminPasswordProblem(password: string, email: string): string | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`;
+  if (passwordProblem(password, email))
+    return 'The password is too easy to guess (a common password, a plain run such as 12345678, or the e-mail address).';
+  return undefined;
+}
 
 const adminFields = (passwordHash: string | undefined, emailConfirmedAt: Date) => ({
   type: 'admin' as const,
@@ -35,6 +49,8 @@ export async function ensureAdmin({
 }: AdminDeps & { config: Config; log: BootstrapLog }): Promise<BootstrapResult> {
   if ((await users.countAdmins()) > 0) return { created: false };
   const email = (config.admin.email ?? 'admin@podium.local').trim().toLowerCase();
+  const chosen = config.admin.password && adminPasswordProblem(config.admin.password, email);
+  if (chosen) throw new Error(`ADMIN_PASSWORD: ${chosen}`);
   const generatedPassword = config.admin.password ? undefined : randomToken().slice(0, 20);
   const passwordHash = await hashPassword(config.admin.password ?? generatedPassword ?? '');
   const created = await db.transaction(async (tx) => {
@@ -88,6 +104,8 @@ export async function promoteAdmin(
   input: { email: string; password?: string },
 ): Promise<PromoteResult> {
   const email = input.email.trim().toLowerCase();
+  const refused = input.password && adminPasswordProblem(input.password, email);
+  if (refused) throw new Error(refused);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return db.transaction(async (tx) => {
     const existing = await users.accountByEmail(email, tx);

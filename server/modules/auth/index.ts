@@ -1,5 +1,5 @@
 // The auth-service's public face: what the composition root and other modules may use.
 export { authRoutes } from './auth.routes.js';
 export { type AuthService, authService } from './auth.service.js';
-export { ensureAdmin, promoteAdmin } from './bootstrap.js';
+export { adminPasswordProblem, ensureAdmin, promoteAdmin } from './bootstrap.js';
 export { oidcRoutes } from './oidc.routes.js';
