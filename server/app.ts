@@ -25,7 +25,7 @@ import { registerErrorHandler } from './lib/errors.js';
 import type { FileStorage } from './lib/files/storage.js';
 import type { Mailer } from './lib/mail/mailer.js';
 import { createNotices } from './lib/notices.js';
-import { authRoutes, authService, oidcRoutes } from './modules/auth/index.js';
+import { authRoutes, authService, cutAccess, oidcRoutes } from './modules/auth/index.js';
 import { examMgmt, examMgmtRoutes } from './modules/exams/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { playerRoutes, playerService, registerSweeper } from './modules/player/index.js';
@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(usersRoutes(users), { prefix: `${API_PREFIX}/user-mgmt` });
   await app.register(
-    peopleRoutes(peopleService({ db: database.db, mailer, log: app.log }), config),
+    peopleRoutes(peopleService({ db: database.db, mailer, log: app.log, cutAccess }), config),
     { prefix: `${API_PREFIX}/user-mgmt` },
   );
   await app.register(examMgmtRoutes(examMgmt({ db: database.db, clock })), {

@@ -137,3 +137,15 @@ export async function takeOidcState(db: Db, state: string, now: Date) {
   await db.delete(oidcStates).where(lt(oidcStates.expiresAt, now));
   return row && row.expiresAt > now ? row : undefined;
 }
+
+/** Ends every session of the user and spends their unused e-mail links. */
+export async function cutAccess(db: Db, userId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await db
+    .update(authLinks)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(authLinks.userId, userId), isNull(authLinks.usedAt)));
+}

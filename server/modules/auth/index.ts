@@ -1,4 +1,6 @@
 // The auth-service's public face: what the composition root and other modules may use.
+
+export { cutAccess } from './auth.repo.js';
 export { authRoutes } from './auth.routes.js';
 export { type AuthService, authService } from './auth.service.js';
 export { adminPasswordProblem, ensureAdmin, promoteAdmin } from './bootstrap.js';

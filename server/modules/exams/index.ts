@@ -20,4 +20,5 @@ export {
   seesWholeExam,
 } from './exams.policy.js';
 export { examMgmtRoutes } from './exams.routes.js';
+export { syncAllPublished } from './phase-publishing.js';
 export { holdRegistration } from './registration.js';

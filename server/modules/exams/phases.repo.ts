@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { editionStudents, phaseStudents, phases, users } from '../../db/schema.js';
+import { editionStudents, phaseStudents, phases, tests, users } from '../../db/schema.js';
 import { compileFilter, type ListResource, type ParsedFilter } from '../../lib/filter/index.js';
 
 export type PhaseRow = typeof phases.$inferSelect;
@@ -208,4 +208,19 @@ export async function countAdmitted(db: Db, phaseId: string): Promise<number> {
     .from(phaseStudents)
     .where(and(eq(phaseStudents.phaseId, phaseId), eq(phaseStudents.result, 'admitted')));
   return row?.n ?? 0;
+}
+
+/** Recomputes the phase's `allPublished`: it has tests and every one is published. */
+export async function syncAllPublished(db: Db, phaseId: string): Promise<boolean> {
+  const [row] = await db
+    .update(phases)
+    .set({
+      allPublished: sql`exists (select 1 from ${tests} where ${tests.phaseId} = ${phaseId})
+        and not exists (select 1 from ${tests}
+          where ${tests.phaseId} = ${phaseId} and ${tests.published} = false)`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(phases.id, phaseId))
+    .returning({ allPublished: phases.allPublished });
+  return row?.allPublished ?? false;
 }

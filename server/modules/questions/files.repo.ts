@@ -3,13 +3,6 @@ import type { Db } from '../../db/client.js';
 import { attempts, editions, files, phases, questions, testItems } from '../../db/schema.js';
 
 export type FileRow = typeof files.$inferSelect;
-export type NewFileRow = typeof files.$inferInsert;
-
-export async function insertFile(db: Db, row: NewFileRow): Promise<FileRow> {
-  const [created] = await db.insert(files).values(row).returning();
-  if (!created) throw new Error('file not inserted');
-  return created;
-}
 
 export async function findFile(db: Db, fileId: string): Promise<FileRow | undefined> {
   const [row] = await db.select().from(files).where(eq(files.id, fileId));

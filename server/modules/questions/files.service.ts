@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { assertAllowedFile, detectFileType } from '../../lib/files/detect.js';
+import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { loadExamAccess } from '../exams/index.js';
@@ -55,15 +56,19 @@ export function filesService({ db, storage, maxBytes }: FilesDeps) {
     const id = uuidv7();
     await storage.put(storageKey(id), upload.data, type.mime);
     try {
-      return await repo.insertFile(db, {
-        id,
-        storageKey: storageKey(id),
-        mime: type.mime,
-        size: upload.data.length,
-        sha256: createHash('sha256').update(upload.data).digest('hex'),
-        ownerId: actor.id,
-        originalName: cleanFileName(upload.filename),
-      });
+      const [created] = await insertFileRecords(db, [
+        {
+          id,
+          storageKey: storageKey(id),
+          mime: type.mime,
+          size: upload.data.length,
+          sha256: createHash('sha256').update(upload.data).digest('hex'),
+          ownerId: actor.id,
+          originalName: cleanFileName(upload.filename),
+        },
+      ]);
+      if (!created) throw new Error('file not recorded');
+      return created;
     } catch (error) {
       await storage.delete(storageKey(id)).catch(() => {});
       throw error;

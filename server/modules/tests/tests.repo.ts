@@ -34,21 +34,6 @@ export async function lockPhase(db: Db, phaseId: string) {
   return row;
 }
 
-/** Recomputes the phase's `allPublished`: it has tests and every one is published. */
-export async function syncAllPublished(db: Db, phaseId: string): Promise<boolean> {
-  const [row] = await db
-    .update(phases)
-    .set({
-      allPublished: sql`exists (select 1 from ${tests} where ${tests.phaseId} = ${phaseId})
-        and not exists (select 1 from ${tests}
-          where ${tests.phaseId} = ${phaseId} and ${tests.published} = false)`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(phases.id, phaseId))
-    .returning({ allPublished: phases.allPublished });
-  return row?.allPublished ?? false;
-}
-
 /** Live questions of the phase for these grades whose discipline is the subject (any case). */
 export async function findBank(
   db: Db,

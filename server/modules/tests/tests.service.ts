@@ -12,7 +12,7 @@ import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { type PhaseContext, requirePhase } from '../exams/index.js';
+import { type PhaseContext, requirePhase, syncAllPublished } from '../exams/index.js';
 import type { FilesService } from '../questions/index.js';
 import { generateTest } from './generate-test.js';
 import type { PdfPrinter } from './pdf.js';
@@ -165,7 +165,7 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
           if (isUniqueViolation(error)) throw gradeTaken();
           throw error;
         }
-        await repo.syncAllPublished(tx, phase.id);
+        await syncAllPublished(tx, phase.id);
         await appendAudit(tx, {
           actorId: actor.id,
           action: 'test.create',
@@ -244,7 +244,7 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
         }
         const items = await repo.findTestItems(tx, row.id);
         await repo.deleteTest(tx, row.id);
-        await repo.syncAllPublished(tx, phase.id);
+        await syncAllPublished(tx, phase.id);
         await appendAudit(tx, {
           actorId: actor.id,
           action: 'test.delete',
@@ -265,7 +265,7 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
         const phase = await repo.lockPhase(tx, ctx.phase.id);
         if (!phase) throw notFound('phase');
         const published = await repo.publishTests(tx, phase.id);
-        const allPublished = await repo.syncAllPublished(tx, phase.id);
+        const allPublished = await syncAllPublished(tx, phase.id);
         if (published.length > 0) {
           await appendAudit(tx, {
             actorId: actor.id,

@@ -360,10 +360,6 @@ export async function lockAnswer(db: Db, answerId: string): Promise<AnswerRow | 
   return row;
 }
 
-export async function insertFiles(db: Db, rows: NewFileRow[]): Promise<void> {
-  if (rows.length > 0) await db.insert(files).values(rows);
-}
-
 export async function setAnswerFiles(
   db: Db,
   answerId: string,

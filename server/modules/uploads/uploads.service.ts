@@ -17,6 +17,7 @@ import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { detectFileType } from '../../lib/files/detect.js';
+import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { holdRegistration } from '../exams/index.js';
@@ -253,7 +254,7 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
               maxBytes: maxAnswerBytes,
             });
           }
-          await repo.insertFiles(
+          await insertFileRecords(
             tx,
             kept.map((f) => ({
               id: f.id,

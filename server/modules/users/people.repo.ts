@@ -2,14 +2,12 @@ import { and, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'dr
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import {
-  authLinks,
   editionCoordinators,
   editionStudents,
   editions,
   exams,
   examTeachers,
   phaseStudents,
-  sessions,
   users,
 } from '../../db/schema.js';
 import { compileWhere, type ListResource, type WhereNode } from '../../lib/filter/index.js';
@@ -249,18 +247,6 @@ export async function hasResults(db: Db, userId: string): Promise<boolean> {
     .from(users)
     .where(eq(users.id, userId));
   return row?.has === true;
-}
-
-/** Ends every session of the user and spends their unused e-mail links. */
-export async function cutAccess(db: Db, userId: string): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-  await db
-    .update(authLinks)
-    .set({ usedAt: sql`now()` })
-    .where(and(eq(authLinks.userId, userId), isNull(authLinks.usedAt)));
 }
 
 /** Placeholder addresses free the real one (unique index) for a new sign-up. */

@@ -21,7 +21,13 @@ import { describeUser } from './users.service.js';
 type PersonType = 'student' | 'teacher';
 type Log = { warn: (obj: object, msg?: string) => void };
 
-export type PeopleDeps = { db: Db; mailer: Mailer; log?: Log };
+export type PeopleDeps = {
+  db: Db;
+  mailer: Mailer;
+  log?: Log;
+  /** Ends the user's sessions and spends their e-mail links, in the caller's transaction (auth). */
+  cutAccess: (tx: Db, userId: string) => Promise<void>;
+};
 
 /** Whether the actor may change or delete this (visible) person of the list's type. */
 const mayManage = (actor: Actor, type: PersonType, row: UserRow) =>
@@ -130,7 +136,7 @@ export function peopleService(deps: PeopleDeps) {
           throw new AppError('USER_HAS_RESULTS', 'The person has results; anonymise instead');
         }
         await repo.softDeleteUser(tx, row.id);
-        await repo.cutAccess(tx, row.id);
+        await deps.cutAccess(tx, row.id);
         await appendAudit(tx, {
           actorId: actor.id,
           action: 'user.delete',
@@ -152,7 +158,7 @@ export function peopleService(deps: PeopleDeps) {
         if (!canAnonymise(actor, row)) throw forbidden();
         const saved = await repo.anonymiseUser(tx, row.id);
         if (!saved) throw notFound('user');
-        await repo.cutAccess(tx, row.id);
+        await deps.cutAccess(tx, row.id);
         // The audit keeps no personal data: that is the point of anonymising.
         await appendAudit(tx, {
           actorId: actor.id,

@@ -1,0 +1,14 @@
+import type { Db } from '../../db/client.js';
+import { files } from './files.schema.js';
+
+export type FileRecord = typeof files.$inferSelect;
+export type NewFileRecord = typeof files.$inferInsert;
+
+/**
+ * Records stored files' metadata (the bytes are in the file storage already), in the caller's
+ * transaction: the one writer of the `files` table, for every module that stores a file.
+ */
+export async function insertFileRecords(db: Db, rows: NewFileRecord[]): Promise<FileRecord[]> {
+  if (rows.length === 0) return [];
+  return db.insert(files).values(rows).returning();
+}

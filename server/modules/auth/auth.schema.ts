@@ -1,0 +1,60 @@
+import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, tz } from '../../db/columns.js';
+import { users } from '../users/users.schema.js';
+
+/** Opaque session tokens, stored as SHA-256 hashes; valid on every instance. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: tz('expires_at').notNull(),
+    revokedAt: tz('revoked_at'),
+    lastSeenAt: tz('last_seen_at').notNull().defaultNow(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+  ],
+);
+
+/** One-time codes carried by e-mail links (confirmation, password reset, sign-in). */
+export const authLinks = pgTable(
+  'auth_links',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    purpose: text('purpose', { enum: ['confirm', 'reset', 'login', 'oauth'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: tz('expires_at').notNull(),
+    usedAt: tz('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('auth_links_user_idx').on(t.userId, t.purpose)],
+);
+
+/** Failed sign-in counters per account and per address, shared by every instance. */
+export const authFailures = pgTable('auth_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: tz('window_started_at').notNull(),
+});
+
+/** OpenID Connect round trips in flight (state → PKCE verifier and nonce). */
+export const oidcStates = pgTable('oidc_states', {
+  state: text('state').primaryKey(),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  signupType: text('signup_type', { enum: ['student', 'teacher'] })
+    .notNull()
+    .default('student'),
+  expiresAt: tz('expires_at').notNull(),
+});

@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, tz } from '../../db/columns.js';
+import { tests } from '../tests/tests.schema.js';
+import { users } from '../users/users.schema.js';
+
+/**
+ * One student's sitting of one test (online tests; hybrid tests have answers without an
+ * attempt). `deadlineAt` is min(start + duration, test end) plus any extra time staff gave;
+ * the grace for answers in flight is configuration, not stored. The state moves
+ * in_progress → finished once, under a row lock.
+ */
+export const attempts = pgTable(
+  'attempts',
+  {
+    id: uuid('id').primaryKey(),
+    testId: uuid('test_id')
+      .notNull()
+      .references(() => tests.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    state: text('state', { enum: ['in_progress', 'finished'] })
+      .notNull()
+      .default('in_progress'),
+    startedAt: tz('started_at').notNull(),
+    deadlineAt: tz('deadline_at').notNull(),
+    extraSeconds: integer('extra_seconds').notNull().default(0),
+    /** The question ids of the test in this student's stable shuffled order. */
+    itemOrder: uuid('item_order').array().notNull(),
+    finishedAt: tz('finished_at'),
+    /** Who ended the attempt: the student, the sweeper at the deadline, or staff. */
+    finishedBy: text('finished_by', { enum: ['student', 'sweeper', 'staff'] }),
+    score: numeric('score', { precision: 8, scale: 2, mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('attempts_test_student_uq').on(t.testId, t.studentId),
+    index('attempts_student_idx').on(t.studentId),
+    index('attempts_open_deadline_idx').on(t.deadlineAt).where(sql`${t.state} = 'in_progress'`),
+  ],
+);
