@@ -1,6 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { configuredOrigin, listenOrigin, originWarning } from './origin.js';
+import { configuredOrigin, listenOrigin, originWarning, siteOrigin } from './origin.js';
 
 describe('link origins', () => {
   it('turns the listen address into an origin', () => {
@@ -29,5 +30,14 @@ describe('link origins', () => {
       expect(() => configuredOrigin('LINK_ORIGINS', bad)).toThrow(/LINK_ORIGINS/);
     }
     expect(() => loadConfig({ LINK_ORIGINS: 'http://a.ro, nope' })).toThrow(/LINK_ORIGINS/);
+  });
+
+  it('reads the configuration when asked, so a PUBLIC_ORIGIN set after start counts', () => {
+    const config = loadConfig({ HOST: '0.0.0.0', PORT: '3000' });
+    const originFor = siteOrigin(config);
+    const request = { protocol: 'http', host: 'evil.example' } as FastifyRequest;
+    expect(originFor(request)).toBe('http://localhost:3000');
+    config.publicOrigin = 'http://127.0.0.1:4321';
+    expect(originFor(request)).toBe('http://127.0.0.1:4321');
   });
 });

@@ -62,13 +62,14 @@ export const defaultOrigin = (config: OriginConfig) =>
  * the default origin. The answer is always a configured string, never text from the request.
  */
 export function siteOrigin(config: OriginConfig): SiteOrigin {
-  const fallback = defaultOrigin(config);
-  const known = new Map<string, string>();
-  for (const origin of [fallback, ...config.linkOrigins]) known.set(origin, origin);
+  // Read on each call: the configuration object is the one source, also when a test harness
+  // sets PUBLIC_ORIGIN once it knows its port.
   return (request) => {
-    if (known.size === 1) return fallback;
+    const fallback = defaultOrigin(config);
+    if (config.linkOrigins.length === 0) return fallback;
     const own = originOf(`${request.protocol}://${request.host}`);
-    return (own && known.get(own)) ?? fallback;
+    if (own && (own === fallback || config.linkOrigins.includes(own))) return own;
+    return fallback;
   };
 }
 
