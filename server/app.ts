@@ -25,6 +25,7 @@ import { registerErrorHandler } from './lib/errors.js';
 import type { FileStorage } from './lib/files/storage.js';
 import type { Mailer } from './lib/mail/mailer.js';
 import { createNotices } from './lib/notices.js';
+import { registerTextInputCheck } from './lib/text-input.js';
 import { authRoutes, authService, cutAccess, oidcRoutes } from './modules/auth/index.js';
 import { examMgmt, examMgmtRoutes } from './modules/exams/index.js';
 import { healthRoutes } from './modules/health/index.js';
@@ -88,6 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Every text of every route's body, query and path, checked once before any schema.
+  registerTextInputCheck(app);
 
   // The security headers do not depend on the request, so the middleware is built once; the
   // Fastify wrapper rebuilt it on every request, which showed on the exam-day answer path.

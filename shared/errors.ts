@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'QUESTION_IN_TEST',
   'TEST_HAS_ATTEMPTS',
   'PDF_UNAVAILABLE',
+  'INVALID_MULTIPART',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -80,6 +81,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   QUESTION_IN_TEST: 409,
   TEST_HAS_ATTEMPTS: 409,
   PDF_UNAVAILABLE: 503,
+  INVALID_MULTIPART: 400,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */
@@ -98,6 +100,9 @@ export const FIELD_CODES = [
   'test_grade_duplicate',
   'password_too_short',
   'password_too_common',
+  /** A character the field cannot hold: NUL or a broken surrogate anywhere, a control or
+   * bidirectional character in a single-line field (shared/text-input.ts). */
+  'invalid_characters',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

@@ -76,8 +76,8 @@ describe('bad input is VALIDATION_FAILED with a path', () => {
     expectInvalid(where({ _id: 'not-a-uuid' }), ['where', '_id']);
     expectInvalid(where({ name: 5 }), ['where', 'name']);
     expectInvalid(where({ name: 'a'.repeat(1001) }), ['where', 'name'], 'too_long');
-    expectInvalid(where({ name: 'a\u0000b' }), ['where', 'name']);
-    expectInvalid(where({ name: '\uD800' }), ['where', 'name']);
+    expectInvalid(where({ name: 'a\u0000b' }), ['where', 'name'], 'invalid_characters');
+    expectInvalid(where({ name: '\uD800' }), ['where', 'name'], 'invalid_characters');
     expectInvalid(where({ rank: { between: [1] } }), ['where', 'rank', 'between']);
     expectInvalid(
       where({ rank: { between: [1, 'x'] } }),

@@ -1,4 +1,5 @@
 import type { FieldCode, ValidationIssue } from '../../../shared/errors.js';
+import { isStorableText } from '../../../shared/text-input.js';
 import { validationFailed } from '../errors.js';
 import type { FieldType, Scalar } from './types.js';
 
@@ -19,13 +20,15 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
   !(value instanceof Date) &&
   !(value instanceof RegExp);
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** A string PostgreSQL can hold as text: bounded, no NUL, well-formed UTF-16. */
+/**
+ * A string PostgreSQL can hold as text: bounded, no NUL, well-formed UTF-16. The JSON of
+ * `filter`/`where` is text inside a query parameter, so its strings are checked here, where it
+ * is parsed, rather than by the edge check of the raw query (server/lib/text-input.ts).
+ */
 export function checkText(value: unknown, path: Path, max = MAX_STRING_LENGTH): string {
   if (typeof value !== 'string') return reject(path);
   if (value.length > max) return reject(path, 'too_long');
-  if (value.includes('\u0000') || LONE_SURROGATE.test(value)) return reject(path);
+  if (!isStorableText(value)) return reject(path, 'invalid_characters');
   return value;
 }
 

@@ -114,7 +114,7 @@ describe('POST /files', () => {
     const json = await kit.call('POST', '/files', h, { file: 'abc' });
     expect({ status: json.statusCode, code: codeOf(json) }).toEqual({
       status: 400,
-      code: 'CLIENT_ERROR',
+      code: 'INVALID_MULTIPART',
     });
     const truncated = await t.app.inject({
       method: 'POST',
@@ -124,7 +124,7 @@ describe('POST /files', () => {
         '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG',
     });
     expect(truncated.statusCode).toBe(400);
-    expect(codeOf(truncated)).toBe('CLIENT_ERROR');
+    expect(codeOf(truncated)).toBe('INVALID_MULTIPART');
     const noBoundary = await t.app.inject({
       method: 'POST',
       url: `${API}/files`,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { storedFileSchema } from '../../../shared/schemas/questions.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
 import type { FilesService } from './files.service.js';
-import { bytesSchema, readMultipart } from './questions.http.js';
+import { bytesSchema, readQuestionMultipart } from './questions.http.js';
 
 const tags = ['resource-mgmt'];
 // Statement images are uploaded by the people who write questions.
@@ -33,7 +33,7 @@ export const filesRoutes =
         preHandler: teachersAndAdmins,
       },
       async (request) => {
-        const { uploads } = await readMultipart(request, ['file', 'image'], maxBytes);
+        const { uploads } = await readQuestionMultipart(request, ['file', 'image'], maxBytes);
         return files.uploadImage(actorOf(request), uploads);
       },
     );

@@ -7,6 +7,7 @@ import { assertAllowedFile, detectFileType } from '../../lib/files/detect.js';
 import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
+import type { MultipartUpload } from '../../lib/multipart.js';
 import { loadExamAccess } from '../exams/index.js';
 import * as repo from './files.repo.js';
 import { canReadFile } from './questions.policy.js';
@@ -14,7 +15,7 @@ import { canReadFile } from './questions.policy.js';
 export type FilesDeps = { db: Db; storage: FileStorage; maxBytes: number };
 
 /** An uploaded part as the multipart reader hands it over. */
-export type Upload = { filename: string; data: Buffer; truncated: boolean };
+export type Upload = Pick<MultipartUpload, 'filename' | 'data' | 'truncated'>;
 
 const MAX_NAME = 200;
 /** Keeps only the last path segment of a client's file name, without control characters. */

@@ -192,7 +192,7 @@ describe('POST …/items/files (one question per image)', () => {
     ]);
     expect(detailsOf(tooMany)).toEqual([{ code: 'too_long', path: ['image'] }]);
     const json = await kit.call('POST', url, h, { Discipline: 'Matematică', Grade: 6 });
-    expect(codeOf(json)).toBe('CLIENT_ERROR');
+    expect(codeOf(json)).toBe('INVALID_MULTIPART');
     expect(await fileCount()).toBe(before);
     expect((await kit.call('GET', `${w.items}/count`, h)).json()).toEqual({ count: 0 });
   });
@@ -382,7 +382,7 @@ describe('POST …/items/import (spreadsheet)', () => {
       headers: { ...h, 'content-type': 'multipart/form-data; boundary=b' },
       payload: '--b\r\nContent-Disposition: form-data; name="file"; filename="a.xlsx"\r\n\r\nPK',
     });
-    expect(codeOf(broken)).toBe('CLIENT_ERROR');
+    expect(codeOf(broken)).toBe('INVALID_MULTIPART');
     expect((await kit.call('GET', `${w.items}/count`, h)).json()).toEqual({ count: 0 });
   });
 

@@ -1,4 +1,3 @@
-import { crc32 } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import {
@@ -11,6 +10,7 @@ import {
 import { attempts, testItems, tests } from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { TestApp } from '../../test/app.js';
+import { type FormPart, multipartForm, onePixelPng } from '../../test/forms.js';
 
 /** Helpers for the resource-mgmt API tests: people, a competition with a phase, calls, files. */
 
@@ -19,50 +19,14 @@ export type Headers = Record<string, string>;
 type UserSeed = Parameters<TestApp['createUser']>[0];
 export type Person = { id: string; email: string; headers: Headers };
 
-export type Part = { name: string; value: string | Buffer; filename?: string; type?: string };
+export type Part = FormPart;
 
 /** A multipart/form-data body and its content type. */
-export function multipart(parts: Part[]): { payload: Buffer; headers: Headers } {
-  const boundary = `----podium${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = part.filename
-      ? `form-data; name="${part.name}"; filename="${part.filename}"`
-      : `form-data; name="${part.name}"`;
-    const type = part.filename
-      ? `\r\nContent-Type: ${part.type ?? 'application/octet-stream'}`
-      : '';
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`));
-    chunks.push(typeof part.value === 'string' ? Buffer.from(part.value, 'utf8') : part.value);
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
+export const multipart = multipartForm;
 
 /** A 1×1 greyscale PNG (signature, IHDR, IEND), optionally padded to `size` bytes. */
 export function tinyPng(size = 0): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0);
-  ihdr.writeUInt32BE(1, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8);
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  const png = onePixelPng();
   return size > png.length ? Buffer.concat([png, Buffer.alloc(size - png.length)]) : png;
 }
 

@@ -19,7 +19,7 @@ import {
 import { actorOf, guard } from '../../lib/auth-guard.js';
 import type { QuestionImportService } from './question-import.service.js';
 import type { QuestionTeachersService } from './question-teachers.service.js';
-import { bytesSchema, readMultipart } from './questions.http.js';
+import { bytesSchema, readQuestionMultipart } from './questions.http.js';
 import type { QuestionsService } from './questions.service.js';
 
 const tags = ['resource-mgmt'];
@@ -164,7 +164,7 @@ export const questionsRoutes =
       },
       async (request) =>
         imports.importImages(actorOf(request), request.params, () =>
-          readMultipart(request, ['image'], maxBytes),
+          readQuestionMultipart(request, ['image'], maxBytes),
         ),
     );
 
@@ -184,7 +184,7 @@ export const questionsRoutes =
       },
       async (request) =>
         imports.importSheet(actorOf(request), request.params, () =>
-          readMultipart(request, ['file'], maxBytes),
+          readQuestionMultipart(request, ['file'], maxBytes),
         ),
     );
 

@@ -93,11 +93,22 @@ export const isTransient = (error: unknown) =>
   error.status === 429 ||
   error.status >= 500;
 
-/** How the answer queue treats a failed write (shared/schemas/player.ts lists the refusals). */
+/**
+ * How the answer queue treats a failed write (shared/schemas/player.ts lists the refusals): a
+ * 400 is this answer refused for good — sending it again would be refused again, so it is
+ * dropped and shown as not saved, and the student changes it.
+ */
 export function classifyAnswerError(error: unknown): FailureKind {
   if (isTransient(error)) return 'retry';
   if (error instanceof ApiError && error.status === 400) return 'rejected';
   return 'ended';
+}
+
+/** The field code of a refused answer (`invalid_characters`, `too_long`, …), if one came. */
+export function answerRefusalOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const codes = Object.values(error.fieldErrors).flat();
+  return codes[0];
 }
 
 export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {}): PlayerSession {
@@ -186,6 +197,7 @@ export function createPlayerSession(init: SessionInit, hooks: SessionHooks = {})
         return r.data;
       },
       classify: classifyAnswerError,
+      refusalOf: answerRefusalOf,
       setTimer: later,
       onEnded(error) {
         const code = error instanceof ApiError ? error.code : 'GENERAL_ERROR';

@@ -10,6 +10,7 @@ const TELLING_CODES = new Set([
   'TEST_HAS_ATTEMPTS',
   'FILE_TYPE_NOT_ALLOWED',
   'FILE_TOO_LARGE',
+  'INVALID_MULTIPART',
 ]);
 
 /** The message key for a failed question call: 403 is `question_insufficient_rights`. */

@@ -137,6 +137,7 @@ export function PlayerScreen({ session, attemptKey }: Props) {
             total={items.length}
             answer={queue.entries.get(item.itemId)?.submittedAnswer}
             status={entries[index]?.status ?? 'none'}
+            refusal={queue.entries.get(item.itemId)?.refusal}
             testId={session.testId}
             attemptId={snapshot.attemptId}
             attemptKey={attemptKey}

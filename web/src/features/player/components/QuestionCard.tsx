@@ -32,6 +32,8 @@ type Props = {
   total: number;
   answer: SubmittedAnswer | undefined;
   status: SaveStatus;
+  /** Why the server refused the answer for good, when it said (a field code). */
+  refusal?: string;
   testId: string;
   attemptId: string;
   attemptKey: string;
@@ -80,8 +82,10 @@ export function QuestionCard(props: Props) {
       <Divider sx={{ my: 2 }} />
       <AnswerControl key={item.itemId} {...props} />
       {status === 'rejected' && (
-        <Typography color="error" variant="body2" sx={{ mt: 1 }}>
-          {t('player.saveError.text')}
+        <Typography color="error" variant="body2" role="alert" sx={{ mt: 1 }}>
+          {t(`player.refused.${props.refusal ?? 'other'}`, {
+            defaultValue: t('player.refused.other'),
+          })}
         </Typography>
       )}
       <Stack direction="row" sx={{ mt: 3, justifyContent: 'space-between', gap: 1 }}>

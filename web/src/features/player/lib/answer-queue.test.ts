@@ -234,6 +234,39 @@ describe('answer queue', () => {
     expect(await store.list()).toEqual([]);
   });
 
+  it('sends a refused answer once, keeps why, and sends the changed answer', async () => {
+    const server = fakeServer();
+    const refusing = {
+      ...server,
+      send: (a: PendingAnswer) =>
+        a.submittedAnswer === 'a\u0000b' ? Promise.reject(new Error('invalid')) : server.send(a),
+    };
+    const timers = manualTimers();
+    const queue = createAnswerQueue(
+      {
+        store: deviceStore(),
+        send: (a) => refusing.send(a),
+        classify,
+        refusalOf: (e) => ((e as Error).message === 'invalid' ? 'invalid_characters' : undefined),
+        setTimer: (fn, ms) => timers.setTimer(fn, ms),
+      },
+      restoreAnswers([], []),
+    );
+    await queue.answer('open', 'a\u0000b');
+    await settle();
+    expect(queue.getState().entries.get('open')).toMatchObject({
+      state: 'rejected',
+      refusal: 'invalid_characters',
+    });
+    // Nothing is scheduled to send it again: it would be refused again.
+    expect(timers.waiting).toEqual([]);
+    expect(queue.getState().pendingCount).toBe(0);
+    await queue.answer('open', 'ab');
+    await settle();
+    expect(queue.getState().entries.get('open')).toMatchObject({ state: 'saved', seq: 2 });
+    expect(server.requests.map((r) => r.submittedAnswer)).toEqual(['ab']);
+  });
+
   it('continues the sequence after a reload and resends what the server lacks', async () => {
     const server = fakeServer();
     server.stored.set('a', { submittedAnswer: [1], seq: 4 });

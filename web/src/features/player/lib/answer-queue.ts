@@ -27,6 +27,8 @@ export type QueueDeps = {
   store: AnswerStore;
   send(answer: PendingAnswer): Promise<AnswerAck>;
   classify(error: unknown): FailureKind;
+  /** Why the server refused an answer for good (a field code), shown beside it. */
+  refusalOf?(error: unknown): string | undefined;
   /** Runs `fn` after `ms`; returns a cancel function (injected so tests control time). */
   setTimer(fn: () => void, ms: number): () => void;
   random?: () => number;
@@ -148,7 +150,7 @@ export function createAnswerQueue(deps: QueueDeps, restored: Restored): AnswerQu
           }
           if (outbox.get(next.itemId)?.seq === next.seq) outbox.delete(next.itemId);
           if (entries.get(next.itemId)?.seq === next.seq)
-            setEntry(next.itemId, { state: 'rejected' });
+            setEntry(next.itemId, { state: 'rejected', refusal: deps.refusalOf?.(error) });
           await deps.store.ack(next.itemId, next.seq).catch(() => undefined);
           emit();
           deps.onRejected?.(next.itemId, error);

@@ -4,13 +4,15 @@ import type { PendingAnswer } from './answer-store.js';
 /**
  * An item's answer on screen. `pending`: given here, not yet acknowledged by the server;
  * `onDevice`: that pending answer is also in the device's storage; `rejected`: the server
- * refused it for good (it will not be sent again).
+ * refused it for good (it will not be sent again), `refusal` saying why when it said (a field
+ * code such as `invalid_characters` or `too_long`).
  */
 export type AnswerEntry = {
   submittedAnswer: SubmittedAnswer;
   seq: number;
   state: 'saved' | 'pending' | 'rejected';
   onDevice: boolean;
+  refusal?: string;
 };
 
 export type Restored = {
