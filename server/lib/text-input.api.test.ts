@@ -1,5 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { Writable } from 'node:stream';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser } from '../db/factories.js';
 import { answers, users } from '../db/schema.js';
 import { buildTestApp, type TestApp } from '../test/app.js';
 import { fixedClock, smallCompetition } from '../test/competition.js';
@@ -243,5 +245,64 @@ describe('competitions, questions, tests and incidents', () => {
       ]),
       ['file'],
     );
+  });
+});
+
+describe('the error log', () => {
+  it('keeps no SQL parameter, e-mail or search of a failed request, and no personal path or query at info', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const secretEmail = 'ana.secreta@example.ro';
+    const logged = await buildTestApp({
+      logger: { level: 'info', stream },
+      prepare(app, database) {
+        // A query that fails in PostgreSQL with a personal value among its parameters.
+        app.get('/test-only/failing-query', async () => {
+          await database.db.execute(sql`select ${secretEmail}::uuid`);
+          return {};
+        });
+      },
+    });
+    try {
+      const res = await logged.app.inject({ url: '/test-only/failing-query' });
+      expect(res.statusCode).toBe(500);
+      const u = await makeUser(logged.database.db, {
+        email: secretEmail,
+        familyName: 'Secretescu',
+        password: 'parola-buna-123',
+        type: 'admin',
+      });
+      const headers = await logged.login(u.email, 'parola-buna-123');
+      const patched = await logged.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/user-mgmt/users/${encodeURIComponent(secretEmail)}`,
+        headers,
+        payload: { city: 'Iași' },
+      });
+      expect(patched.statusCode).toBe(200);
+      const search = q({ where: { familyName: { ilike: '%Secretescu%' } } });
+      const found = await logged.app.inject({
+        url: `/api/v1/user-mgmt/students?filter=${search}`,
+        headers,
+      });
+      expect(found.statusCode).toBe(200);
+    } finally {
+      await logged.close();
+    }
+    const text = lines.join('');
+    expect(text).not.toContain('ana.secreta');
+    expect(text).not.toContain('Secretescu');
+    expect(text).not.toContain('$argon2');
+    const errors = lines.map((l) => JSON.parse(l)).filter((l) => l.level >= 50);
+    expect(errors.length).toBeGreaterThan(0);
+    // What is left still tells what failed: the SQL without its values and PostgreSQL's code.
+    expect(errors[0].err).toMatchObject({ type: 'DatabaseError', code: '22P02' });
+    const info = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 30 && l.url);
+    expect(info.map((l) => l.url)).toContain('/api/v1/user-mgmt/users/:email');
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { makeUser, type UserSeed } from '../db/factories.js';
@@ -30,6 +30,10 @@ export type TestAppOptions = {
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   webDist?: string;
+  /** The server's logger (default: none), e.g. one writing to a stream the test reads. */
+  logger?: FastifyServerOptions['logger'];
+  /** Runs on the built app before it is made ready (a test may add a route of its own). */
+  prepare?(app: FastifyInstance, database: TestDatabase): void;
 };
 
 /** A whole server on a fresh database, for `app.inject` tests and the browser tests. */
@@ -49,8 +53,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     mailer: createMailer(config, { info: () => {} }),
     storage: createStorage(config),
     clock: options.clock,
-    logger: false,
+    logger: options.logger ?? false,
   });
+  options.prepare?.(app, database);
   await app.ready();
   const outbox = path.join(dataDir, 'outbox');
 
