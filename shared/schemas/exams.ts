@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { GRADES, MAX_TEXT_LENGTH } from '../constants.js';
-import { gradeField, optionalText, requiredText, uuidField } from './fields.js';
+import {
+  gradeField,
+  optionalMultilineText,
+  optionalText,
+  requiredText,
+  uuidField,
+} from './fields.js';
 
 /**
  * Competitions (SPEC.md §3 Exam, Edition, Phase; §7 exam-mgmt). The server's routes and the
@@ -205,7 +211,7 @@ export const gradesField = () =>
 const examFields = {
   name: requiredText(MAX_TEXT_LENGTH),
   subject: requiredText(100),
-  description: optionalText(MAX_DESCRIPTION_LENGTH).nullable(),
+  description: optionalMultilineText(MAX_DESCRIPTION_LENGTH).nullable(),
   grades: gradesField(),
 };
 

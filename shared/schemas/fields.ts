@@ -9,6 +9,7 @@ import {
   MIN_PASSWORD_LENGTH,
   MIN_TEXT_LENGTH,
 } from '../constants.js';
+import { isSingleLineText, isStorableText } from '../text-input.js';
 
 /**
  * Field building blocks. Every message is a field code (shared/errors.ts FIELD_CODES): forms
@@ -17,16 +18,44 @@ import {
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * Single-line text (names, school, city, titles, categories): no control or bidirectional
+ * characters (`invalid_characters`, shared/text-input.ts), so what is stored shows as typed.
+ */
 export const requiredText = (max = MAX_TEXT_LENGTH, min = MIN_TEXT_LENGTH) =>
   z
     .string({ error: 'required' })
     .trim()
     .min(1, 'required')
     .min(min, 'too_short')
-    .max(max, 'too_long');
+    .max(max, 'too_long')
+    .refine(isSingleLineText, 'invalid_characters');
 
 export const optionalText = (max = MAX_TEXT_LENGTH) =>
-  z.string({ error: 'invalid' }).trim().max(max, 'too_long').optional();
+  z
+    .string({ error: 'invalid' })
+    .trim()
+    .max(max, 'too_long')
+    .refine(isSingleLineText, 'invalid_characters')
+    .optional();
+
+/** Text that may run over several lines (descriptions, reasons): line breaks and tabs kept. */
+export const requiredMultilineText = (max = MAX_TEXT_LENGTH, min = MIN_TEXT_LENGTH) =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, 'required')
+    .min(min, 'too_short')
+    .max(max, 'too_long')
+    .refine(isStorableText, 'invalid_characters');
+
+export const optionalMultilineText = (max = MAX_TEXT_LENGTH) =>
+  z
+    .string({ error: 'invalid' })
+    .trim()
+    .max(max, 'too_long')
+    .refine(isStorableText, 'invalid_characters')
+    .optional();
 
 export const nameField = () => requiredText(MAX_NAME_LENGTH);
 
@@ -37,7 +66,8 @@ export const emailField = () =>
     .toLowerCase()
     .min(1, 'required')
     .max(MAX_EMAIL_LENGTH, 'too_long')
-    .regex(EMAIL_RE, 'invalid_email');
+    .regex(EMAIL_RE, 'invalid_email')
+    .refine(isSingleLineText, 'invalid_characters');
 
 export const passwordField = () =>
   z

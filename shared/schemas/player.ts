@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_TEXT_LENGTH } from '../constants.js';
-import { requiredText } from './fields.js';
+import { requiredMultilineText } from './fields.js';
 import { ITEM_TYPES, MAX_ANSWERS } from './questions.js';
 
 /**
@@ -271,7 +271,7 @@ export const extraTimeRequestSchema = z
       .int('invalid')
       .positive('not_positive')
       .max(MAX_EXTRA_MINUTES, 'invalid'),
-    reason: requiredText(MAX_TEXT_LENGTH),
+    reason: requiredMultilineText(MAX_TEXT_LENGTH),
   })
   .strict();
 export type ExtraTimeRequest = z.infer<typeof extraTimeRequestSchema>;
@@ -288,7 +288,7 @@ export const reopenRequestSchema = z
       .int('invalid')
       .positive('not_positive')
       .max(MAX_REOPEN_SECONDS, 'invalid'),
-    reason: requiredText(MAX_TEXT_LENGTH),
+    reason: requiredMultilineText(MAX_TEXT_LENGTH),
   })
   .strict();
 export type ReopenRequest = z.infer<typeof reopenRequestSchema>;

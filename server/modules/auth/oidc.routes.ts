@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
+import { stripLayoutControls } from '../../../shared/text-input.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
@@ -124,8 +125,12 @@ export const oidcRoutes =
             'The identity provider gave no verified e-mail address',
           );
         }
-        const str = (v: unknown) =>
-          typeof v === 'string' && v.trim() ? v.trim().slice(0, 100) : null;
+        // Names as the provider sends them, minus control and direction characters (the
+        // sign-up form refuses those; here they are dropped rather than the sign-in refused).
+        const str = (v: unknown) => {
+          const text = typeof v === 'string' ? stripLayoutControls(v).trim() : '';
+          return text ? Array.from(text).slice(0, 100).join('') : null;
+        };
         const user =
           (await users.accountByEmail(email)) ??
           (await users.createAccount({

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { assertAllowedFile, detectFileType } from '../../lib/files/detect.js';
+import { cleanFileName } from '../../lib/files/names.js';
 import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -17,13 +18,8 @@ export type FilesDeps = { db: Db; storage: FileStorage; maxBytes: number };
 /** An uploaded part as the multipart reader hands it over. */
 export type Upload = Pick<MultipartUpload, 'filename' | 'data' | 'truncated'>;
 
-const MAX_NAME = 200;
-/** Keeps only the last path segment of a client's file name, without control characters. */
-export const cleanFileName = (name: string) =>
-  (name.split(/[\\/]/).pop() ?? '')
-    .replace(/\p{Cc}/gu, '')
-    .trim()
-    .slice(0, MAX_NAME) || 'fisier';
+/** The name an image is kept under when the client's name has nothing usable left. */
+export const IMAGE_NAME_FALLBACK = 'fisier';
 
 const storageKey = (id: string) => `files/${id}`;
 
@@ -65,7 +61,7 @@ export function filesService({ db, storage, maxBytes }: FilesDeps) {
           size: upload.data.length,
           sha256: createHash('sha256').update(upload.data).digest('hex'),
           ownerId: actor.id,
-          originalName: cleanFileName(upload.filename),
+          originalName: cleanFileName(upload.filename, IMAGE_NAME_FALLBACK),
         },
       ]);
       if (!created) throw new Error('file not recorded');

@@ -9,8 +9,9 @@ import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, fieldError, validationFailed } from '../../lib/errors.js';
 import { assertAllowedFile, detectFileType } from '../../lib/files/detect.js';
+import { cleanFileName } from '../../lib/files/names.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { FilesService } from './files.service.js';
+import { type FilesService, IMAGE_NAME_FALLBACK } from './files.service.js';
 import { buildQuestionTemplate, checkSheetRow, readQuestionSheet } from './question-sheet.js';
 import type { MultipartBody } from './questions.http.js';
 import * as repo from './questions.repo.js';
@@ -70,7 +71,10 @@ export function questionImportService({ db, questions, files, maxBytes }: Questi
           stored.push({ file: row.originalName ?? upload.filename, fileId: row.id });
         } catch (error) {
           if (!(error instanceof AppError) || !FILE_CODES.has(error.code)) throw error;
-          refused.push({ file: upload.filename, code: error.code });
+          refused.push({
+            file: cleanFileName(upload.filename, IMAGE_NAME_FALLBACK),
+            code: error.code,
+          });
         }
       }
       const rows = stored.map(({ file, fileId }) => ({

@@ -6,12 +6,14 @@ import {
   type TestStudentStatus,
   type UploadTest,
 } from '../../../shared/schemas/uploads.js';
+import { cleanFileName } from '../../lib/files/names.js';
 import type { AnswerRow, FileRow, TestPathRow, TestStudentRow } from './uploads.repo.js';
 
+/** A stored page as the API shows it; its name cleaned again for rows stored before the rule. */
 export function toAnswerFileDto(row: FileRow): AnswerFile {
   return {
     _id: row.id,
-    name: row.originalName ?? row.id,
+    name: cleanFileName(row.originalName ?? '', row.id),
     mime: row.mime,
     size: row.size,
     createdAt: row.createdAt.toISOString(),

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ANSWER_FILE_FIELD, MAX_ANSWER_FILES } from '../../../shared/schemas/uploads.js';
 import { AppError } from '../../lib/errors.js';
+import { cleanFileName } from '../../lib/files/names.js';
 import { type MultipartUpload, readMultipart } from '../../lib/multipart.js';
 
 /** A binary answer (a page, a zip), never serialized as JSON. */
@@ -28,12 +29,16 @@ export function readAnswerFiles(request: FastifyRequest, maxBytes: number): Prom
   }).then((body) => body.uploads);
 }
 
-/** `Content-Disposition` with the UTF-8 name (RFC 6266) and an ASCII fallback. */
+/**
+ * `Content-Disposition` with the UTF-8 name (RFC 6266) and an ASCII fallback; the name is
+ * cleaned again here, so one stored before the rule cannot show reversed or hidden text.
+ */
 export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const clean = cleanFileName(name, 'file');
   const ascii =
-    name
+    clean
       .normalize('NFD')
       .replace(/[^\x20-\x7e]/g, '')
       .replace(/["\\]/g, '_') || 'file';
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(clean)}`;
 }

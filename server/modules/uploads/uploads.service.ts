@@ -17,6 +17,7 @@ import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { detectFileType } from '../../lib/files/detect.js';
+import { cleanFileName } from '../../lib/files/names.js';
 import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -48,12 +49,8 @@ const ALLOWED = new Set(ANSWER_FILE_TYPES.map(normalizeExt));
 const isHeif = (ext: string, mime: string) =>
   ext === 'heic' || ext === 'heif' || /^image\/hei[cf]/.test(mime);
 
-/** Keeps only the last path segment of a client's file name, without control characters. */
-const cleanFileName = (name: string) =>
-  (name.split(/[\\/]/).pop() ?? '')
-    .replace(/\p{Cc}/gu, '')
-    .trim()
-    .slice(0, 200) || 'pagina';
+/** The name a page is kept under when the client's name has nothing usable left. */
+const PAGE_NAME_FALLBACK = 'pagina';
 
 const storageKey = (fileId: string) => `answers/${fileId}`;
 
@@ -212,7 +209,7 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
           ? [
               {
                 field: c.upload.field,
-                name: cleanFileName(c.upload.filename),
+                name: cleanFileName(c.upload.filename, PAGE_NAME_FALLBACK),
                 code: c.rejected,
                 mime: c.mime,
               },
@@ -263,7 +260,7 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
               size: f.upload.data.length,
               sha256: createHash('sha256').update(f.upload.data).digest('hex'),
               ownerId: actor.id,
-              originalName: cleanFileName(f.upload.filename),
+              originalName: cleanFileName(f.upload.filename, PAGE_NAME_FALLBACK),
             })),
           );
           const isStaffEntry = scope.role === 'manager';

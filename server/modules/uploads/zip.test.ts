@@ -43,6 +43,19 @@ describe('buildZip', () => {
     });
   });
 
+  it('names no entry with folders, control or direction characters', () => {
+    const data = Buffer.from('x');
+    const modifiedAt = new Date();
+    const back = readZip(
+      buildZip([
+        { name: '01-invoice\u202Efdp.exe', data, modifiedAt },
+        { name: '../../etc/02-passwd', data, modifiedAt },
+        { name: '\u0007\u2066', data, modifiedAt },
+      ]),
+    );
+    expect(back.map((e) => e.name)).toEqual(['01-invoicefdp.exe', '02-passwd', 'file-3']);
+  });
+
   it('makes an empty archive of no entries', () => {
     expect(readZip(buildZip([]))).toEqual([]);
   });

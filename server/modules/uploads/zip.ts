@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import { cleanFileName } from '../../lib/files/names.js';
 
 export type ZipEntry = { name: string; data: Buffer; modifiedAt: Date };
 
@@ -14,15 +15,16 @@ function dosDateTime(d: Date): { time: number; date: number } {
 /**
  * A zip archive of the entries, stored without compression: answer pages are PDFs, PNGs and
  * JPEGs, already compressed, so deflating them again costs time and saves nothing. Names are
- * UTF-8 (flag bit 11) so Romanian diacritics survive. Not for archives over 4 GiB (no Zip64):
- * an answer is a few dozen megabytes at most.
+ * UTF-8 (flag bit 11) so Romanian diacritics survive, and cleaned (no folders, no control or
+ * bidirectional characters): an entry is what its name shows, wherever it is unpacked. Not for
+ * archives over 4 GiB (no Zip64): an answer is a few dozen megabytes at most.
  */
 export function buildZip(entries: readonly ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name, 'utf8');
+  for (const [i, entry] of entries.entries()) {
+    const name = Buffer.from(cleanFileName(entry.name, `file-${i + 1}`), 'utf8');
     const crc = crc32(entry.data) >>> 0;
     const { time, date } = dosDateTime(entry.modifiedAt);
     const local = Buffer.alloc(30);
