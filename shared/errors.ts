@@ -103,6 +103,8 @@ export const FIELD_CODES = [
   /** A character the field cannot hold: NUL or a broken surrogate anywhere, a control or
    * bidirectional character in a single-line field (shared/text-input.ts). */
   'invalid_characters',
+  /** A picture address that is not a plain https:// one (shared/picture.ts). */
+  'url_not_https',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

@@ -9,6 +9,7 @@ import {
   MIN_PASSWORD_LENGTH,
   MIN_TEXT_LENGTH,
 } from '../constants.js';
+import { MAX_PICTURE_URL_LENGTH, safePictureUrl } from '../picture.js';
 import { isSingleLineText, isStorableText } from '../text-input.js';
 
 /**
@@ -108,3 +109,11 @@ export const teacherCodeField = () =>
     .regex(/^[A-Z0-9-]+$/, 'invalid');
 
 export const uuidField = () => z.uuid({ error: 'invalid' });
+
+/** A profile picture: an https image address only (`url_not_https`; shared/picture.ts). */
+export const pictureField = () =>
+  z
+    .string({ error: 'invalid' })
+    .trim()
+    .max(MAX_PICTURE_URL_LENGTH, 'too_long')
+    .refine((url) => safePictureUrl(url) !== null, 'url_not_https');

@@ -6,6 +6,7 @@ import {
   gradeField,
   nameField,
   optionalText,
+  pictureField,
   requiredText,
   teacherCodeField,
 } from './fields.js';
@@ -94,7 +95,7 @@ export const profilePatchSchema = z
     locale: z.enum(STUDENT_LOCALES, { error: 'invalid' }),
     occupation: optionalText(),
     uiLocale: z.enum(LOCALES, { error: 'invalid' }),
-    picture: z.url({ error: 'invalid' }).max(500, 'too_long').nullable(),
+    picture: pictureField().nullable(),
     data: userDataSchema,
     // Students only: the team code re-links them to that teacher (teacherRef).
     teacherCode: teacherCodeField(),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
+import { safePictureUrl } from '../../../shared/picture.js';
 import { stripLayoutControls } from '../../../shared/text-input.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -144,7 +145,7 @@ export const oidcRoutes =
             familyName: str(claims.family_name),
             givenNameNormalized: normalizeName(str(claims.given_name)),
             familyNameNormalized: normalizeName(str(claims.family_name)),
-            picture: str(claims.picture),
+            picture: safePictureUrl(typeof claims.picture === 'string' ? claims.picture : null),
           })) ??
           (await users.accountByEmail(email));
         if (!user) throw new AppError('OIDC_FAILED', 'The account could not be created');

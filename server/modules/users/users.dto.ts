@@ -1,3 +1,4 @@
+import { safePictureUrl } from '../../../shared/picture.js';
 import type { User, UserData } from '../../../shared/schemas/users.js';
 import type { UserRow } from './users.repo.js';
 
@@ -27,7 +28,8 @@ export function toUserDto(
     familyNameNormalized: row.familyNameNormalized,
     locale: row.locale,
     uiLocale: row.uiLocale,
-    picture: row.picture,
+    // Stored before the rule, a `javascript:` or `data:` picture is not handed to any screen.
+    picture: safePictureUrl(row.picture),
     type: row.type,
     role: [row.type],
     state: row.state,

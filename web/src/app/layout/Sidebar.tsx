@@ -22,6 +22,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
 import { SIDEBAR_FOLDED_WIDTH, SIDEBAR_WIDTH } from '../../../../shared/constants.js';
+import { safePictureUrl } from '../../../../shared/picture.js';
 import { useAuth } from '../../lib/auth.js';
 import { PERSONAL_DATA_URL, TERMS_URL } from '../links.js';
 import type { NavItem } from '../navigation.js';
@@ -160,7 +161,7 @@ function SidebarContent({
           }}
         >
           <Avatar
-            src={user.picture ?? '/avatar.svg'}
+            src={safePictureUrl(user.picture) ?? '/avatar.svg'}
             alt={fullName || user.email}
             sx={{ width: folded ? 40 : 72, height: folded ? 40 : 72, mb: folded ? 0 : 1 }}
           />

@@ -4,6 +4,7 @@ import { Avatar, Button, IconButton, ListItemIcon, Menu, MenuItem, Tooltip } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { safePictureUrl } from '../../../../shared/picture.js';
 import { useAuth } from '../../lib/auth.js';
 
 export function UserMenu() {
@@ -25,7 +26,11 @@ export function UserMenu() {
           aria-label={t('layout.account')}
           aria-haspopup="menu"
         >
-          <Avatar src={user.picture ?? '/avatar.svg'} alt="" sx={{ width: 32, height: 32 }} />
+          <Avatar
+            src={safePictureUrl(user.picture) ?? '/avatar.svg'}
+            alt=""
+            sx={{ width: 32, height: 32 }}
+          />
         </IconButton>
       </Tooltip>
       <Menu

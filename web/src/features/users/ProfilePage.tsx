@@ -3,6 +3,7 @@ import { Avatar, Box, Button, Chip, Divider, Grid, Paper, Stack, Typography } fr
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { safePictureUrl } from '../../../../shared/picture.js';
 import { profilePatchSchema } from '../../../../shared/schemas/users.js';
 import { patchProfile } from '../../api/profile.js';
 import { FormText } from '../../components/form/fields.js';
@@ -97,7 +98,11 @@ export function ProfilePage() {
   return (
     <Stack spacing={3} sx={{ maxWidth: 900, mx: 'auto' }}>
       <Paper sx={{ p: 3, display: 'flex', gap: 3, alignItems: 'center', flexWrap: 'wrap' }}>
-        <Avatar src={user.picture ?? '/avatar.svg'} alt="" sx={{ width: 80, height: 80 }} />
+        <Avatar
+          src={safePictureUrl(user.picture) ?? '/avatar.svg'}
+          alt=""
+          sx={{ width: 80, height: 80 }}
+        />
         <Box sx={{ flex: 1, minWidth: 200 }}>
           <Typography variant="h5" component="h1">
             {t('profile.title')}
