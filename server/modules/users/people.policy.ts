@@ -5,8 +5,9 @@ import type { Actor } from '../../lib/auth-guard.js';
  * lists, counts, downloads, reads by id, state changes and deletions all use the same rule.
  * - all: admins.
  * - teacher: an active, registered teacher — the students whose teacherRef is theirs and the
- *   students enrolled in editions of competitions where they are exam admin or staff, or in
- *   editions they coordinate.
+ *   students enrolled in editions of competitions where they are exam admin or staff. An
+ *   edition's coordinator sees only their own students there, as in the exams and uploads
+ *   modules (exams.policy.ts `seesWholeExam`).
  * - self: anyone else sees only their own record.
  */
 export type StudentScope =

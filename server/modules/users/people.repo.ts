@@ -22,17 +22,17 @@ const coordinated = alias(users, 'coordinated');
 // In raw SQL an alias renders as its name only; this is its `from` item.
 const coordinatedFrom = sql`${users} as ${sql.identifier('coordinated')}`;
 
-/** Editions the teacher works on: as exam admin/staff of the competition, or as coordinator. */
+/**
+ * Editions whose students the teacher sees as a whole: those of competitions where they are
+ * exam admin or staff. Coordinating an edition is not among them: a coordinator sees their own
+ * students (teacherRef), as in every other module (exams.policy.ts `seesWholeExam`).
+ */
 const editionsOfTeacher = (teacherId: string): SQL => sql`
   select ${editions.id} from ${editions}
-  where ${editions.deletedAt} is null and (
-    ${editions.examId} in (
-      select ${examTeachers.examId} from ${examTeachers}
-      join ${exams} on ${exams.id} = ${examTeachers.examId} and ${exams.deletedAt} is null
-      where ${examTeachers.teacherId} = ${teacherId}::uuid)
-    or ${editions.id} in (
-      select ${editionCoordinators.editionId} from ${editionCoordinators}
-      where ${editionCoordinators.teacherId} = ${teacherId}::uuid))`;
+  where ${editions.deletedAt} is null and ${editions.examId} in (
+    select ${examTeachers.examId} from ${examTeachers}
+    join ${exams} on ${exams.id} = ${examTeachers.examId} and ${exams.deletedAt} is null
+    where ${examTeachers.teacherId} = ${teacherId}::uuid)`;
 
 /**
  * The scope as one condition on `users` (undefined: no limit). Written as `id in (… union …)`

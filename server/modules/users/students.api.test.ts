@@ -190,24 +190,6 @@ describe('student scope', () => {
     expect(seen.statusCode).toBe(200);
   });
 
-  it('shows an edition coordinator the students enrolled in that edition only', async () => {
-    const coord = await teacherWithLogin();
-    const exam = await fx.exam();
-    const mineEdition = await fx.edition(exam, '2025');
-    const otherEdition = await fx.edition(exam, '2024');
-    await fx.coordinator(mineEdition, coord.id);
-    const inMine = await t.createUser();
-    const inOther = await t.createUser();
-    await fx.enrol(mineEdition, inMine.id);
-    await fx.enrol(otherEdition, inOther.id);
-    expect(ids(await list({}, coord.headers))).toEqual([inMine.id]);
-    const hidden = await t.app.inject({
-      url: `${API}/users/${inOther.id}`,
-      headers: coord.headers,
-    });
-    expect(hidden.statusCode).toBe(404);
-  });
-
   it('refuses students and unfinished teachers', async () => {
     const s = await t.createUser();
     const hs = await t.login(s.email, s.password);
