@@ -18,6 +18,8 @@ export type Mail = { subject: string; text: string; link: string | undefined };
 
 export type Podium = {
   baseUrl: string;
+  /** Sends the mail that is due now (the server's worker does it on a timer). */
+  deliverMail(): Promise<number>;
   /** The newest mail to an address; waits up to 5 s for it to arrive. */
   lastMail(to: string): Promise<Mail>;
   createUser(u: UserSeed & { email: string; password: string }): Promise<{ id: string }>;
@@ -28,12 +30,15 @@ export type Podium = {
   close(): Promise<void>;
 };
 
-/** A real Podium server on a fresh database, serving the built web app on a free port. */
-export async function startPodium(): Promise<Podium> {
+/**
+ * A real Podium server on a fresh database, serving the built web app on a free port; `env`
+ * adds settings (e.g. an SMTP server, an OpenID provider).
+ */
+export async function startPodium(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Podium> {
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error('web/dist is missing: run `npm run build:web` (npm test does it for you)');
   }
-  const t = await buildTestApp({ webDist: WEB_DIST });
+  const t = await buildTestApp({ webDist: WEB_DIST, env: options.env });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -42,6 +47,7 @@ export async function startPodium(): Promise<Podium> {
   t.config.publicOrigin = baseUrl;
   return {
     baseUrl,
+    deliverMail: () => t.deliverMail(),
     async lastMail(to) {
       const deadline = Date.now() + 5_000;
       for (;;) {

@@ -25,11 +25,20 @@ import { serializeError } from './lib/error-log.js';
 import { registerErrorHandler } from './lib/errors.js';
 import type { FileStorage } from './lib/files/storage.js';
 import type { Mailer } from './lib/mail/mailer.js';
+import { createMailOutbox } from './lib/mail/outbox.js';
+import { createMailWorker, type MailWorker, runMailWorker } from './lib/mail/worker.js';
 import { createNotices } from './lib/notices.js';
 import { registerTextInputCheck } from './lib/text-input.js';
-import { authRoutes, authService, cutAccess, oidcRoutes } from './modules/auth/index.js';
+import {
+  authMailPreparers,
+  authRoutes,
+  authService,
+  cutAccess,
+  oidcRoutes,
+} from './modules/auth/index.js';
 import { examMgmt, examMgmtRoutes } from './modules/exams/index.js';
 import { healthRoutes } from './modules/health/index.js';
+import { mailRoutes, mailService } from './modules/mail/index.js';
 import { playerRoutes, playerService, registerSweeper } from './modules/player/index.js';
 import { resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
 import { createPdfPrinter, testsRoutes, testsService } from './modules/tests/index.js';
@@ -48,6 +57,16 @@ export type AppDeps = {
 };
 
 export const API_PREFIX = '/api/v1';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends the mail that is due; the server runs it on a timer, tests call it. */
+    mailWorker: MailWorker;
+  }
+}
+
+/** How often each process looks for due mail when no request woke it. */
+const MAIL_POLL_MS = 2_000;
 
 /**
  * Fastify logs a request when it arrives and again when it is answered; on exam day that is
@@ -167,8 +186,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Composition root: each service gets exactly what it needs.
   const users = usersService({ db: database.db });
-  const auth = authService({ db: database.db, config, clock, mailer, users });
+  let wakeMail = () => {};
+  const outbox = createMailOutbox({
+    clock,
+    maxPerRecipientPerHour: config.mail.maxPerRecipientPerHour,
+    onEnqueued: () => wakeMail(),
+  });
+  const auth = authService({ db: database.db, config, clock, outbox, users });
   app.decorate('resolveSession', auth.resolveSession);
+  const mailWorker = createMailWorker({
+    db: database.db,
+    clock,
+    mailer,
+    log: app.log,
+    maxAttempts: config.mail.maxAttempts,
+    // Longer than the longest send (three timeouts) before another worker may take it again.
+    leaseMs: config.mail.timeoutSeconds * 5_000,
+    preparers: authMailPreparers({ db: database.db, config, clock, users }),
+  });
+  app.decorate('mailWorker', mailWorker);
+  if (deps.runJobs) {
+    let running: ReturnType<typeof runMailWorker> | undefined;
+    app.addHook('onReady', async () => {
+      running = runMailWorker(mailWorker, MAIL_POLL_MS, app.log);
+      wakeMail = running.wake;
+      running.wake();
+    });
+    app.addHook('onClose', async () => {
+      await running?.stop();
+    });
+  }
 
   await app.register(healthRoutes(database), { prefix: API_PREFIX });
   await app.register(authRoutes(auth, config), { prefix: `${API_PREFIX}/auth-service` });
@@ -176,10 +223,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: `${API_PREFIX}/auth-service`,
   });
   await app.register(usersRoutes(users), { prefix: `${API_PREFIX}/user-mgmt` });
-  await app.register(
-    peopleRoutes(peopleService({ db: database.db, mailer, log: app.log, cutAccess }), config),
-    { prefix: `${API_PREFIX}/user-mgmt` },
-  );
+  await app.register(peopleRoutes(peopleService({ db: database.db, outbox, cutAccess }), config), {
+    prefix: `${API_PREFIX}/user-mgmt`,
+  });
+  await app.register(mailRoutes(mailService({ db: database.db, clock, wake: () => wakeMail() })), {
+    prefix: `${API_PREFIX}/mail-service`,
+  });
   await app.register(examMgmtRoutes(examMgmt({ db: database.db, clock })), {
     prefix: `${API_PREFIX}/exam-mgmt`,
   });

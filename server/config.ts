@@ -38,7 +38,16 @@ export type Config = {
       forcePathStyle: boolean;
     };
   };
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: {
+    smtpUrl: string | undefined;
+    from: string;
+    /** Each wait on the SMTP server (connect, greeting, any reply) gives up after this. */
+    timeoutSeconds: number;
+    /** Attempts of one mail before it is marked failed (retries back off: 30 s, 1 min, 2 min…). */
+    maxAttempts: number;
+    /** Mails asked for by anyone (confirmations, resets) to one address per hour. */
+    maxPerRecipientPerHour: number;
+  };
   oidc: {
     issuer: string | undefined;
     clientId: string | undefined;
@@ -103,7 +112,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         forcePathStyle: bool(env.S3_FORCE_PATH_STYLE, true),
       },
     },
-    mail: { smtpUrl: str(env.SMTP_URL), from: env.MAIL_FROM ?? 'Podium <no-reply@podium.local>' },
+    mail: {
+      smtpUrl: str(env.SMTP_URL),
+      from: env.MAIL_FROM ?? 'Podium <no-reply@podium.local>',
+      timeoutSeconds: int(env.MAIL_TIMEOUT_SECONDS, 10),
+      maxAttempts: int(env.MAIL_MAX_ATTEMPTS, 8),
+      maxPerRecipientPerHour: int(env.MAIL_MAX_PER_RECIPIENT_PER_HOUR, 5),
+    },
     oidc: {
       issuer: str(env.OIDC_ISSUER),
       clientId: str(env.OIDC_CLIENT_ID),

@@ -3,6 +3,7 @@
 // check refuses a write from anywhere else (`npm run lint`).
 export * from '../lib/audit.schema.js';
 export * from '../lib/files/files.schema.js';
+export * from '../lib/mail/mail.schema.js';
 export * from '../modules/auth/auth.schema.js';
 export * from '../modules/exams/exams.schema.js';
 export * from '../modules/player/player.schema.js';

@@ -7,7 +7,7 @@ import { type Config, loadConfig } from '../config.js';
 import { makeUser, type UserSeed } from '../db/factories.js';
 import type { Clock } from '../lib/clock.js';
 import { createStorage } from '../lib/files/storage.js';
-import { createMailer, readOutbox } from '../lib/mail/mailer.js';
+import { createMailer, type Mailer, readOutbox } from '../lib/mail/mailer.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
 export type TestApp = {
@@ -15,7 +15,9 @@ export type TestApp = {
   database: TestDatabase;
   config: Config;
   dataDir: string;
-  /** The newest mail sent to an address, or undefined. */
+  /** Sends the mail that is due now (the server's worker does it on a timer); how many rows. */
+  deliverMail(): Promise<number>;
+  /** The newest mail sent to an address (after sending what is due), or undefined. */
   lastMail(
     to: string,
   ): Promise<{ subject: string; text: string; link: string | undefined } | undefined>;
@@ -34,6 +36,8 @@ export type TestAppOptions = {
   logger?: FastifyServerOptions['logger'];
   /** Runs on the built app before it is made ready (a test may add a route of its own). */
   prepare?(app: FastifyInstance, database: TestDatabase): void;
+  /** The mail transport; default: the one the configuration chooses (the outbox directory). */
+  mailer?: Mailer;
 };
 
 /** A whole server on a fresh database, for `app.inject` tests and the browser tests. */
@@ -50,7 +54,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp({
     config,
     database,
-    mailer: createMailer(config, { info: () => {} }),
+    mailer: options.mailer ?? createMailer(config, { info: () => {} }),
     storage: createStorage(config),
     clock: options.clock,
     logger: options.logger ?? false,
@@ -64,7 +68,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     database,
     config,
     dataDir,
+    deliverMail: () => app.mailWorker.deliverDue(),
     async lastMail(to) {
+      await app.mailWorker.deliverDue();
       const mails = (await readOutbox(outbox)).filter((m) => m.to.includes(to));
       return mails.at(-1);
     },

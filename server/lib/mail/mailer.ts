@@ -14,7 +14,12 @@ export type MailMessage = {
   params: MailParams;
 };
 
-export type Mailer = { send(message: MailMessage): Promise<void> };
+export type Mailer = {
+  send(message: MailMessage): Promise<void>;
+  /** Resolves when the mail server (or the outbox directory) can take mail now. */
+  verify(): Promise<void>;
+  kind: 'smtp' | 'directory';
+};
 
 export type OutboxMail = {
   file: string;
@@ -31,14 +36,29 @@ type MailLog = { info: (obj: object, msg?: string) => void };
  * DATA_DIR/outbox and logs its link, so an embedded install can still confirm accounts.
  */
 export function createMailer(config: Config, log: MailLog): Mailer {
-  const { smtpUrl, from } = config.mail;
+  const { smtpUrl, from, timeoutSeconds } = config.mail;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    const ms = timeoutSeconds * 1000;
+    // nodemailer waits 2 minutes to connect and 10 minutes for a silent server by default; a
+    // mail worker stuck that long holds back every mail behind it.
+    const transport = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: ms,
+      greetingTimeout: ms,
+      socketTimeout: ms,
+      dnsTimeout: ms,
+    });
     return {
+      kind: 'smtp',
       async send(message) {
         const mail = renderMail(message.template, message.locale, message.params);
-        await transport.sendMail({ from, to: message.to, ...mail });
+        // A server that answers each command just before the timeout could still hold a
+        // send for minutes: the whole conversation gets a bound too.
+        await withDeadline(transport.sendMail({ from, to: message.to, ...mail }), ms * 3);
         log.info({ to: message.to, subject: mail.subject }, 'mail sent');
+      },
+      async verify() {
+        await withDeadline(transport.verify(), ms * 2);
       },
     };
   }
@@ -51,6 +71,10 @@ export function createMailer(config: Config, log: MailLog): Mailer {
     newline: 'windows',
   });
   return {
+    kind: 'directory',
+    async verify() {
+      await mkdir(outbox, { recursive: true });
+    },
     async send(message) {
       const mail = renderMail(message.template, message.locale, message.params);
       const info = await composer.sendMail({ from, to: message.to, ...mail });
@@ -72,6 +96,17 @@ export function createMailer(config: Config, log: MailLog): Mailer {
       );
     },
   };
+}
+
+/** Rejects with a timeout error when `work` takes longer than `ms`. */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(Object.assign(new Error(`No answer within ${ms} ms`), { code: 'ETIMEDOUT' }));
+    }, ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 let lastStamp = 0;

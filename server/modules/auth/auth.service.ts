@@ -15,7 +15,7 @@ import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, fieldError, notFound, validationFailed, zodIssues } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { Mailer } from '../../lib/mail/mailer.js';
+import type { MailOutbox } from '../../lib/mail/outbox.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from '../../lib/secrets.js';
 import { normalizeName } from '../../lib/text.js';
 import type { UsersService } from '../users/index.js';
@@ -27,7 +27,7 @@ export type AuthDeps = {
   db: Db;
   config: Config;
   clock: Clock;
-  mailer: Mailer;
+  outbox: Pick<MailOutbox, 'enqueue'>;
   users: UsersService;
 };
 
@@ -46,7 +46,7 @@ function isUniqueViolation(e: unknown): boolean {
   return false;
 }
 
-export function authService({ db, config, clock, mailer, users }: AuthDeps) {
+export function authService({ db, config, clock, outbox, users }: AuthDeps) {
   const liveSession = repo.liveSessionQuery(db);
   const after = (ms: number) => new Date(clock.now().getTime() + ms);
 
@@ -68,17 +68,19 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
     return code;
   }
 
+  /** Queues a confirmation mail; its link is made when the mail worker sends it. */
   async function sendConfirmation(
     user: { id: string; email: string; uiLocale: UiLocale },
     origin: string,
+    tx: Db = db,
   ) {
-    const code = await createLink(user.id, 'confirm', config.links.confirmTtlHours * 3_600_000);
-    const link = `${origin}/?uid=${user.id}&code=${code}`;
-    await mailer.send({
-      to: user.email,
+    await outbox.enqueue(tx, {
       template: 'confirm-email',
+      to: user.email,
+      userId: user.id,
       locale: user.uiLocale,
-      params: { link },
+      params: { origin },
+      isRequested: true,
     });
   }
 
@@ -111,26 +113,34 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
     ): Promise<{ ok: true }> {
       assertGoodPassword(input.password, input.email);
       const passwordHash = await hashPassword(input.password);
-      const created = await users.createAccount({
-        id: uuidv7(),
-        email: input.email,
-        passwordHash,
-        type: input.type,
-        state: 'inactive',
-        registered: false,
-        uiLocale: input.locale,
+      // The account and its mail commit together: no account without its confirmation.
+      await db.transaction(async (tx) => {
+        const created = await users.createAccount(
+          {
+            id: uuidv7(),
+            email: input.email,
+            passwordHash,
+            type: input.type,
+            state: 'inactive',
+            registered: false,
+            uiLocale: input.locale,
+          },
+          tx,
+        );
+        if (created) {
+          await sendConfirmation(created, info.origin, tx);
+        } else {
+          const existing = await users.accountByEmail(input.email, tx);
+          await outbox.enqueue(tx, {
+            template: 'signup-existing',
+            to: input.email,
+            userId: existing?.id,
+            locale: existing?.uiLocale ?? input.locale,
+            params: { link: `${info.origin}/` },
+            isRequested: true,
+          });
+        }
       });
-      if (created) {
-        await sendConfirmation(created, info.origin);
-      } else {
-        const existing = await users.accountByEmail(input.email);
-        await mailer.send({
-          to: input.email,
-          template: 'signup-existing',
-          locale: existing?.uiLocale ?? input.locale,
-          params: { link: `${info.origin}/` },
-        });
-      }
       return { ok: true };
     },
 
@@ -187,22 +197,23 @@ export function authService({ db, config, clock, mailer, users }: AuthDeps) {
       return createSession(user.id, info);
     },
 
-    /** Mails a reset link when the address has an account; the answer never says which. */
+    /**
+     * Queues the request itself: the mail worker looks the address up and mails a reset link
+     * only when it has an account. Known and unknown addresses cost this request the same
+     * work and get the same answer.
+     */
     async forgotPassword(
       input: { email: string; locale?: UiLocale },
       info: RequestInfo,
     ): Promise<{ ok: true }> {
-      const user = await users.accountByEmail(input.email);
-      if (user) {
-        const code = await createLink(user.id, 'reset', minutes(config.links.resetTtlMinutes));
-        const link = `${info.origin}/?mode=reset&uid=${user.id}&code=${code}`;
-        await mailer.send({
-          to: user.email,
-          template: 'reset-password',
-          locale: user.uiLocale ?? input.locale ?? 'ro',
-          params: { link, minutes: String(config.links.resetTtlMinutes) },
-        });
-      }
+      await outbox.enqueue(db, {
+        template: 'reset-password',
+        to: input.email,
+        userId: null,
+        locale: input.locale ?? 'ro',
+        params: { origin: info.origin },
+        isRequested: true,
+      });
       return { ok: true };
     },
 

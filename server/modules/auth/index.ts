@@ -1,5 +1,6 @@
 // The auth-service's public face: what the composition root and other modules may use.
 
+export { authMailPreparers } from './auth.mail.js';
 export { cutAccess } from './auth.repo.js';
 export { authRoutes } from './auth.routes.js';
 export { type AuthService, authService } from './auth.service.js';

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
-import type { Mailer } from '../../lib/mail/mailer.js';
+import { forgetRecipient, type MailOutbox } from '../../lib/mail/outbox.js';
 import {
   canAnonymise,
   canManageStudent,
@@ -19,12 +19,9 @@ import type { UserRow } from './users.repo.js';
 import { describeUser } from './users.service.js';
 
 type PersonType = 'student' | 'teacher';
-type Log = { warn: (obj: object, msg?: string) => void };
-
 export type PeopleDeps = {
   db: Db;
-  mailer: Mailer;
-  log?: Log;
+  outbox: Pick<MailOutbox, 'enqueue'>;
   /** Ends the user's sessions and spends their e-mail links, in the caller's transaction (auth). */
   cutAccess: (tx: Db, userId: string) => Promise<void>;
 };
@@ -47,26 +44,7 @@ function failureOf(
 
 /** Everything of the people lists: reads, bulk state changes, deletion and anonymising. */
 export function peopleService(deps: PeopleDeps) {
-  const { db, mailer, log } = deps;
-
-  /** Tells each person of their new state; a failed mail never undoes the committed change. */
-  async function mailStates(changed: { row: UserRow; state: UserState }[], origin: string) {
-    const results = await Promise.allSettled(
-      changed.map(({ row, state }) =>
-        mailer.send({
-          to: row.email,
-          template: state === 'active' ? 'account-activated' : 'account-deactivated',
-          locale: row.uiLocale,
-          params: { link: `${origin}/` },
-        }),
-      ),
-    );
-    results.forEach((r, i) => {
-      if (r.status === 'rejected') {
-        log?.warn({ err: r.reason, userId: changed[i]?.row.id }, 'state mail not sent');
-      }
-    });
-  }
+  const { db, outbox } = deps;
 
   return {
     ...studentsService({ db }),
@@ -92,7 +70,7 @@ export function peopleService(deps: PeopleDeps) {
       }
       for (const { email } of failures) wanted.delete(email);
 
-      const changed = await db.transaction(async (tx) => {
+      await db.transaction(async (tx) => {
         const rows = await repo.lockPeopleByEmail(tx, [...wanted.keys()], visibilityOf(actor));
         const byEmail = new Map(rows.map((r) => [r.email, r]));
         const toChange: { row: UserRow; state: UserState }[] = [];
@@ -115,10 +93,16 @@ export function peopleService(deps: PeopleDeps) {
             before: { state: row.state },
             after: { state },
           });
+          // Queued with the change: each person is told of it once it is committed.
+          await outbox.enqueue(tx, {
+            template: state === 'active' ? 'account-activated' : 'account-deactivated',
+            to: row.email,
+            userId: row.id,
+            locale: row.uiLocale,
+            params: { link: `${origin}/` },
+          });
         }
-        return toChange;
       });
-      await mailStates(changed, origin);
       const order = new Map(items.map((item, i) => [item.email, i]));
       return failures.sort((a, b) => (order.get(a.email) ?? 0) - (order.get(b.email) ?? 0));
     },
@@ -137,6 +121,7 @@ export function peopleService(deps: PeopleDeps) {
         }
         await repo.softDeleteUser(tx, row.id);
         await deps.cutAccess(tx, row.id);
+        await forgetRecipient(tx, row.id, row.email);
         await appendAudit(tx, {
           actorId: actor.id,
           action: 'user.delete',
@@ -159,6 +144,7 @@ export function peopleService(deps: PeopleDeps) {
         const saved = await repo.anonymiseUser(tx, row.id);
         if (!saved) throw notFound('user');
         await deps.cutAccess(tx, row.id);
+        await forgetRecipient(tx, row.id, row.email);
         // The audit keeps no personal data: that is the point of anonymising.
         await appendAudit(tx, {
           actorId: actor.id,

@@ -64,6 +64,7 @@ export const NAVIGATION: readonly NavItem[] = [
     icon: 'account_circle',
     roles: ['student', 'teacher', 'admin'],
   },
+  { id: 'mail', titleKey: 'nav.mail', path: '/emailuri', icon: 'mail', roles: ['admin'] },
   { id: 'help', titleKey: 'nav.help', path: '/ajutor', icon: 'help' },
 ];
 

@@ -10,6 +10,7 @@ import {
   SignUpPage,
 } from '../features/exams/index.js';
 import { HelpPage } from '../features/help/index.js';
+import { MailOutboxPage } from '../features/mail/index.js';
 import { ConnectionCheckPage, MyTestsPage, TestPlayerPage } from '../features/player/index.js';
 import {
   QuestionMediatorPage,
@@ -94,6 +95,10 @@ export const router = createBrowserRouter([
       { path: 'profesori', element: guarded(STAFF, <TeachersPage />) },
       { path: 'elevi', element: guarded(STAFF, <StudentsPage />) },
       { path: 'profil', element: guarded({ roles: ALL, active: true }, <ProfilePage />) },
+      {
+        path: 'emailuri',
+        element: guarded({ roles: ['admin'], registered: true, active: true }, <MailOutboxPage />),
+      },
       { path: 'ajutor', element: <HelpPage /> },
       { path: 'verificare-conexiune', element: <ConnectionCheckPage /> },
       { path: 'diploma', element: soon(MEMBER, 'pages.diploma') },

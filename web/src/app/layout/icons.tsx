@@ -4,6 +4,7 @@ import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import Group from '@mui/icons-material/Group';
 import Help from '@mui/icons-material/Help';
 import HowToReg from '@mui/icons-material/HowToReg';
+import Mail from '@mui/icons-material/Mail';
 import Person from '@mui/icons-material/Person';
 import School from '@mui/icons-material/School';
 import type { SvgIconProps } from '@mui/material';
@@ -16,6 +17,7 @@ const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   group: Group,
   help: Help,
   how_to_reg: HowToReg,
+  mail: Mail,
   person: Person,
   school: School,
 };
