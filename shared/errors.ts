@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'TEST_HAS_ATTEMPTS',
   'PDF_UNAVAILABLE',
   'INVALID_MULTIPART',
+  'SPREADSHEET_TOO_LARGE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -82,6 +83,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   TEST_HAS_ATTEMPTS: 409,
   PDF_UNAVAILABLE: 503,
   INVALID_MULTIPART: 400,
+  SPREADSHEET_TOO_LARGE: 413,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

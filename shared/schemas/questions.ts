@@ -27,6 +27,11 @@ export const MAX_GRADERS = 20;
 export const MAX_BULK_QUESTIONS = 500;
 /** Most data rows in one spreadsheet import. */
 export const MAX_IMPORT_ROWS = 2000;
+/**
+ * Most bytes a spreadsheet may unpack to (its XML, from the zip's directory, checked before it
+ * is parsed): 2,000 long questions take a few megabytes; a parser holds about twenty times this.
+ */
+export const MAX_IMPORT_UNPACKED_BYTES = 10 * 1024 * 1024;
 /** Page size of the question list (SPEC.md §9). */
 export const QUESTION_PAGE_SIZE = 10;
 /** Image types a statement may embed (checked from the bytes). */

@@ -12,7 +12,12 @@ import { assertAllowedFile, detectFileType } from '../../lib/files/detect.js';
 import { cleanFileName } from '../../lib/files/names.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { type FilesService, IMAGE_NAME_FALLBACK } from './files.service.js';
-import { buildQuestionTemplate, checkSheetRow, readQuestionSheet } from './question-sheet.js';
+import {
+  assertSheetBounds,
+  buildQuestionTemplate,
+  checkSheetRow,
+  readQuestionSheet,
+} from './question-sheet.js';
 import type { MultipartBody } from './questions.http.js';
 import * as repo from './questions.repo.js';
 import type { PhaseParams, QuestionsService } from './questions.service.js';
@@ -113,6 +118,7 @@ export function questionImportService({ db, questions, files, maxBytes }: Questi
       if (!upload) throw fieldError({ file: ['required'] }, 'No file');
       if (others.length > 0) throw fieldError({ file: ['too_long'] }, 'One spreadsheet at a time');
       if (upload.truncated) throw new AppError('FILE_TOO_LARGE', 'File too large');
+      assertSheetBounds(upload.data);
       assertAllowedFile(await detectFileType(upload.data), ['xlsx'], upload.data.length, maxBytes);
       const results = (await readQuestionSheet(upload.data)).map(checkSheetRow);
       // A row may show stored images only if the actor could show them through the form.

@@ -2,10 +2,12 @@ import ExcelJS from 'exceljs';
 import { GRADE_ABSOLVENT } from '../../../shared/constants.js';
 import {
   MAX_IMPORT_ROWS,
+  MAX_IMPORT_UNPACKED_BYTES,
   type QuestionCreate,
   questionCreateSchema,
 } from '../../../shared/schemas/questions.js';
-import { fieldError } from '../../lib/errors.js';
+import { AppError, fieldError } from '../../lib/errors.js';
+import { checkZip } from '../../lib/files/zip-bounds.js';
 
 /**
  * The question spreadsheet: one row a question, Romanian headers (English ones are accepted
@@ -108,6 +110,41 @@ export type SheetRow = { row: number; values: Partial<Record<Field, string>> };
 export type RowResult =
   | { row: number; question: QuestionCreate }
   | { row: number; issues: { field: string | null; code: string }[] };
+
+/** Rows a workbook may hold beyond the data rows: headers, blank rows, the instructions sheet. */
+const ROW_SLACK = 1000;
+/** An xlsx is a few dozen parts; thousands are not a spreadsheet we wrote or Excel writes. */
+const MAX_PARTS = 500;
+const WORKSHEET_PART = /^xl\/worksheets\/[^/]+\.xml$/;
+/** A row element, with or without a namespace prefix (`<row r="2">`, `<x:row>`). */
+const ROW_ELEMENT = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
+
+/**
+ * What the workbook unpacks to and how many rows its sheets hold, before exceljs parses it:
+ * SPREADSHEET_TOO_LARGE for more than MAX_IMPORT_UNPACKED_BYTES (or a suspicious compression
+ * ratio, or parts whose real size exceeds what the zip declares), `file: too_long` for far more
+ * rows than an import takes. What is not a zip at all is left to the type check and the parser.
+ * Runs before anything else reads the file (the type detector looks inside zips too).
+ */
+export function assertSheetBounds(data: Buffer): void {
+  const zip = checkZip(
+    data,
+    { maxUnpackedBytes: MAX_IMPORT_UNPACKED_BYTES, maxRatio: 100, maxEntries: MAX_PARTS },
+    (name) => WORKSHEET_PART.test(name),
+  );
+  if (!zip.ok && zip.reason === 'not_zip') return;
+  if (!zip.ok) {
+    throw new AppError('SPREADSHEET_TOO_LARGE', 'The spreadsheet unpacks to too much', {
+      maxUnpackedBytes: MAX_IMPORT_UNPACKED_BYTES,
+    });
+  }
+  let rows = 0;
+  for (const sheet of zip.entries.values())
+    rows += sheet.toString('utf8').match(ROW_ELEMENT)?.length ?? 0;
+  if (rows > MAX_IMPORT_ROWS + ROW_SLACK) {
+    throw fieldError({ file: ['too_long'] }, `More than ${MAX_IMPORT_ROWS} rows`);
+  }
+}
 
 /** The spreadsheet's rows by field; CLIENT_ERROR on `file` for a workbook we cannot use. */
 export async function readQuestionSheet(data: Buffer): Promise<SheetRow[]> {

@@ -20,7 +20,11 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Exam } from '../../../../../shared/schemas/exams.js';
-import { type Difficulty, IMPORT_TEMPLATE_NAME } from '../../../../../shared/schemas/questions.js';
+import {
+  type Difficulty,
+  IMPORT_TEMPLATE_NAME,
+  MAX_IMPORT_UNPACKED_BYTES,
+} from '../../../../../shared/schemas/questions.js';
 import { ApiError } from '../../../api/client.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { SelectField } from '../../../components/pickers/select-field.js';
@@ -90,8 +94,15 @@ function FilePicker(props: {
 }
 
 /** A refusal of the whole file, in words (a row-by-row report comes back otherwise). */
-function fileProblem(error: unknown, t: (key: string) => string): string {
+function fileProblem(
+  error: unknown,
+  t: (key: string, values?: Record<string, unknown>) => string,
+): string {
   if (error instanceof ApiError) {
+    if (error.code === 'SPREADSHEET_TOO_LARGE') {
+      const megabytes = Math.round(MAX_IMPORT_UNPACKED_BYTES / (1024 * 1024));
+      return t('questions.import.tooLarge', { megabytes });
+    }
     const codes = error.fieldErrors.file ?? error.fieldErrors.image ?? [];
     if (codes.includes('too_long')) return t('questions.import.tooManyRows');
     if (codes.includes('invalid')) return t('questions.import.unreadable');
