@@ -107,6 +107,9 @@ export const FIELD_CODES = [
   'invalid_characters',
   /** A picture address that is not a plain https:// one (shared/picture.ts). */
   'url_not_https',
+  /** A formula nested deeper, or formulas longer, than statements may hold (shared/statement.ts). */
+  'formula_too_deep',
+  'formula_too_long',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { renderStatement, statementImage, statementImageIds } from './statement.js';
+import {
+  formulaDepth,
+  MAX_FORMULA_CHARS,
+  MAX_FORMULA_DEPTH,
+  renderStatement,
+  renderStatementInline,
+  statementImage,
+  statementImageIds,
+  statementMathProblem,
+} from './statement.js';
 
 const FILE_ID = '0190f5d2-7a1b-7c3d-8e4f-123456789abc';
 
@@ -102,5 +111,72 @@ describe('renderStatement', () => {
     expect(statementImageIds(`a ${statementImage(FILE_ID)} b ${statementImage(FILE_ID)}`)).toEqual([
       FILE_ID,
     ]);
+  });
+});
+
+describe('formula limits', () => {
+  const nested = (n: number) => `$${'\\sqrt{'.repeat(n)}x${'}'.repeat(n)}$`;
+
+  it('measure the nesting of groups, \\left…\\right and \\begin…\\end, not escaped braces', () => {
+    expect(formulaDepth('\\frac{1}{1+\\frac{1}{x}}')).toBe(2);
+    expect(formulaDepth('\\left\\{ \\begin{matrix} a & b \\end{matrix} \\right\\}')).toBe(3);
+    expect(formulaDepth('a \\{ b \\} c')).toBe(0);
+  });
+
+  it('name the problem: too deep, or too much formula in one text', () => {
+    expect(statementMathProblem(`Fie ${nested(MAX_FORMULA_DEPTH)}.`)).toBeUndefined();
+    expect(statementMathProblem(`Fie ${nested(MAX_FORMULA_DEPTH + 1)}.`)).toBe('formula_too_deep');
+    const many = Array.from({ length: 600 }, (_, i) => `$x_{${i}}^2$`).join(' ');
+    expect(statementMathProblem(many)).toBe('formula_too_long');
+    // Dollar signs that are prices, not formulas, count for nothing.
+    expect(statementMathProblem(`Costă $5 și $6. ${'text '.repeat(2000)}`)).toBeUndefined();
+    expect(statementMathProblem(nested(MAX_FORMULA_DEPTH + 1), { inline: true })).toBe(
+      'formula_too_deep',
+    );
+  });
+
+  it('render a stored text beyond them as plain text, and never throw', () => {
+    for (const md of [
+      `Cât face ${nested(3000)}?`,
+      `Cât face ${nested(MAX_FORMULA_DEPTH + 1)}?\nA doua linie <b>`,
+      `$${'x+'.repeat(MAX_FORMULA_CHARS)}1$`,
+    ]) {
+      const html = renderStatement(md);
+      expect(html).toMatch(/^<p class="statement-plain">Cât face|^<p class="statement-plain">\$/);
+      expect(html).not.toContain('katex');
+      expectInert(html);
+      expect(renderStatementInline(md)).not.toContain('katex');
+    }
+    expect(renderStatement('a\n<b>b</b>'.replace('a', `${nested(30)}`))).toContain('<br>');
+  });
+
+  it('define no macros: a recursive definition renders instead of overflowing the stack', () => {
+    for (const tex of [
+      '$\\def\\a{\\sqrt{\\a}}\\a$',
+      '$\\gdef\\a{{\\a}}\\a$',
+      '$\\newcommand{\\a}{\\frac{\\a}{\\a}}\\a$',
+      '$\\let\\b\\sqrt\\def\\a{\\b{\\a}}\\a$',
+    ]) {
+      expect(() => renderStatement(tex)).not.toThrow();
+      expect(renderStatement(tex)).toContain('katex');
+    }
+  });
+});
+
+describe('the rendered statements cache', () => {
+  it('gives every caller its own image addresses from one rendering', () => {
+    const md = `Figura ${statementImage(FILE_ID, 'F')} și $\\frac{a}{b}$`;
+    const a = renderStatement(md, { imageSrc: (id) => `blob:one/${id}` });
+    const b = renderStatement(md, { imageSrc: (id) => `blob:two/${id}` });
+    expect(a).toContain(`src="blob:one/${FILE_ID}"`);
+    expect(b).toContain(`src="blob:two/${FILE_ID}"`);
+    expect(a.replace('one', 'two')).toBe(b);
+    expect(renderStatement(md, { imageSrc: () => undefined })).not.toContain('<img');
+    expect(renderStatement(md)).toContain(`src="/api/v1/resource-mgmt/files/${FILE_ID}"`);
+  });
+
+  it('keeps block and inline renderings apart', () => {
+    expect(renderStatement('**x**')).toBe('<p><strong>x</strong></p>\n');
+    expect(renderStatementInline('**x**')).toBe('<strong>x</strong>');
   });
 });

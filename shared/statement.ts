@@ -1,5 +1,5 @@
 import katex, { type KatexOptions } from 'katex';
-import MarkdownIt, { type StateBlock, type StateInline } from 'markdown-it';
+import MarkdownIt, { type StateBlock, type StateInline, type Token } from 'markdown-it';
 
 /**
  * Question statements: Markdown with `$…$` / `$$…$$` LaTeX rendered by KaTeX. A statement is
@@ -25,6 +25,35 @@ export type RenderStatementOptions = {
   imageSrc?: (fileId: string) => string | undefined;
 };
 
+/**
+ * Limits of what a statement (or an answer option) may hold, checked when a question is saved
+ * (shared/schemas/questions.ts) and again before rendering, so that a text stored before them
+ * is shown as plain text rather than crash the renderer (KaTeX recursion runs out of stack
+ * around a few hundred levels in a browser) or cost seconds of CPU.
+ */
+/** Deepest nesting of `{…}`, `\left…\right` and `\begin…\end` in one formula. */
+export const MAX_FORMULA_DEPTH = 20;
+/** Most formula source characters in one text (statement or option), all formulas together. */
+export const MAX_FORMULA_CHARS = 4000;
+/** Longest text the renderer takes as Markdown at all (the statement's own limit). */
+export const MAX_RENDERED_LENGTH = 20_000;
+
+/** Macro definitions would let a short formula expand into any depth: they define nothing. */
+const NO_DEFINITIONS = Object.fromEntries(
+  [
+    '\\def',
+    '\\gdef',
+    '\\edef',
+    '\\xdef',
+    '\\let',
+    '\\futurelet',
+    '\\global',
+    '\\newcommand',
+    '\\renewcommand',
+    '\\providecommand',
+  ].map((name) => [name, '\\relax']),
+);
+
 const KATEX_OPTIONS: KatexOptions = {
   throwOnError: false,
   trust: false,
@@ -32,6 +61,7 @@ const KATEX_OPTIONS: KatexOptions = {
   // Bounds on macro expansion and sizes: a statement must not hang or blow up the page.
   maxExpand: 1000,
   maxSize: 50,
+  macros: NO_DEFINITIONS,
 };
 
 const isSpace = (ch: string | undefined) => ch === undefined || /\s/.test(ch);
@@ -109,7 +139,10 @@ const escapeHtml = (text: string) =>
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
 
-type Env = { imageSrc?: RenderStatementOptions['imageSrc']; imageIds?: string[] };
+/** Marks a stored image in cached HTML; raw HTML is escaped, so only our image rule writes it. */
+const IMAGE_MARK = 'data-statement-file';
+const PLACED_IMAGE = new RegExp(`<img ${IMAGE_MARK}="([0-9a-f-]{36})" `, 'g');
+const MARKED_IMAGE = new RegExp(`<img ${IMAGE_MARK}="[0-9a-f-]{36}"[^>]*>`, 'g');
 
 function createRenderer(): MarkdownIt {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: true });
@@ -129,16 +162,14 @@ function createRenderer(): MarkdownIt {
       ...KATEX_OPTIONS,
       displayMode: true,
     })}</div>\n`;
-  md.renderer.rules.image = (tokens, idx, options, env: Env, self) => {
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
     const match = FILE_SRC_RE.exec(token?.attrGet('src') ?? '');
     if (!token || !match?.[1]) return '';
     const fileId = match[1].toLowerCase();
-    env.imageIds?.push(fileId);
-    const src = env.imageSrc ? env.imageSrc(fileId) : `${STATEMENT_FILE_PREFIX}${fileId}`;
-    if (!src) return '';
     const alt = self.renderInlineAsText(token.children ?? [], options, env);
-    return `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" class="statement-image">`;
+    // The address is filled in per call (placeImages): the rendered HTML is cached without it.
+    return `<img ${IMAGE_MARK}="${fileId}" alt="${escapeHtml(alt)}" class="statement-image">`;
   };
   const linkOpen = md.renderer.rules.link_open;
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -157,10 +188,131 @@ const getRenderer = () => {
   return renderer;
 };
 
+type MathToken = { type: string; content: string; children: MathToken[] | null };
+
+/** The formulas of a text, as the renderer would find them (parsed only, nothing rendered). */
+function formulasOf(markdown: string, inline: boolean): string[] {
+  const md = getRenderer();
+  const tokens = (inline ? md.parseInline(markdown, {}) : md.parse(markdown, {})) as MathToken[];
+  const found: string[] = [];
+  const walk = (list: MathToken[]) => {
+    for (const token of list) {
+      if (token.type.startsWith('math_')) found.push(token.content);
+      if (token.children) walk(token.children);
+    }
+  };
+  walk(tokens);
+  return found;
+}
+
+/** The deepest nesting of groups in one formula's TeX source. */
+export function formulaDepth(tex: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < tex.length; i += 1) {
+    const ch = tex[i];
+    if (ch === '\\') {
+      let end = i + 1;
+      while (end < tex.length && /[A-Za-z]/.test(tex[end] ?? '')) end += 1;
+      const name = end === i + 1 ? '' : tex.slice(i + 1, end);
+      if (name === 'left' || name === 'begin') depth += 1;
+      else if (name === 'right' || name === 'end') depth -= 1;
+      // `\{`, `\}` and other escaped characters are not groups.
+      i = name ? end - 1 : i + 1;
+    } else if (ch === '{') depth += 1;
+    else if (ch === '}') depth -= 1;
+    if (depth > deepest) deepest = depth;
+  }
+  return deepest;
+}
+
+export type StatementMathProblem = 'formula_too_deep' | 'formula_too_long';
+
+/**
+ * Why a text's formulas are beyond the limits (a field code), or undefined: nested deeper than
+ * MAX_FORMULA_DEPTH, or more than MAX_FORMULA_CHARS of formula source in all.
+ */
+export function statementMathProblem(
+  markdown: string,
+  { inline = false }: { inline?: boolean } = {},
+): StatementMathProblem | undefined {
+  if (!markdown.includes('$')) return undefined;
+  const formulas = formulasOf(markdown, inline);
+  let chars = 0;
+  for (const tex of formulas) {
+    if (formulaDepth(tex) > MAX_FORMULA_DEPTH) return 'formula_too_deep';
+    chars += tex.length;
+    if (chars > MAX_FORMULA_CHARS) return 'formula_too_long';
+  }
+  return undefined;
+}
+
+/** The text as it was typed, escaped, line breaks kept: what a text beyond the limits shows. */
+function plainText(markdown: string, inline: boolean): string {
+  const text = escapeHtml(markdown.slice(0, MAX_RENDERED_LENGTH)).replace(/\r?\n/g, '<br>\n');
+  return inline ? text : `<p class="statement-plain">${text}</p>\n`;
+}
+
+/**
+ * Rendered texts by their content (the Map hashes the text; the text itself is the key, so two
+ * texts never share an entry), least recently used first: a test paper or a player shows the
+ * same statements again and again. Bounded by entries and by characters held.
+ */
+const CACHE_ENTRIES = 500;
+const CACHE_CHARS = 8_000_000;
+const cache = new Map<string, string>();
+let cachedChars = 0;
+
+function remember(key: string, html: string): void {
+  if (key.length + html.length > CACHE_CHARS / 8) return;
+  cache.set(key, html);
+  cachedChars += key.length + html.length;
+  while (cache.size > CACHE_ENTRIES || cachedChars > CACHE_CHARS) {
+    const oldest = cache.keys().next();
+    if (oldest.done) break;
+    cachedChars -= oldest.value.length + (cache.get(oldest.value)?.length ?? 0);
+    cache.delete(oldest.value);
+  }
+}
+
+/** The cached HTML of a text (with image marks), rendering it once. */
+function renderCached(markdown: string, inline: boolean): string {
+  const key = `${inline ? 'i' : 'b'}${markdown}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  let html: string;
+  if (markdown.length > MAX_RENDERED_LENGTH || statementMathProblem(markdown, { inline })) {
+    html = plainText(markdown, inline);
+  } else {
+    try {
+      html = inline ? getRenderer().renderInline(markdown, {}) : getRenderer().render(markdown, {});
+    } catch {
+      // Whatever still breaks the renderer (a stack overflow deep in KaTeX) shows the text.
+      html = plainText(markdown, inline);
+    }
+  }
+  remember(key, html);
+  return html;
+}
+
+/** Gives each stored image its address for this caller, or drops it. */
+function placeImages(html: string, options: RenderStatementOptions): string {
+  if (!html.includes(IMAGE_MARK)) return html;
+  const srcOf = options.imageSrc ?? ((id: string) => `${STATEMENT_FILE_PREFIX}${id}`);
+  return html.replace(MARKED_IMAGE, (tag) => {
+    const id = new RegExp(`${IMAGE_MARK}="([0-9a-f-]{36})"`).exec(tag)?.[1] ?? '';
+    const src = srcOf(id);
+    return src ? tag.replace(PLACED_IMAGE, `<img src="${escapeHtml(src)}" `) : '';
+  });
+}
+
 /** Safe HTML for a statement (Markdown + KaTeX); never contains script or event handlers. */
 export function renderStatement(markdown: string, options: RenderStatementOptions = {}): string {
-  const env: Env = { imageSrc: options.imageSrc };
-  return getRenderer().render(markdown, env);
+  return placeImages(renderCached(markdown, false), options);
 }
 
 /** Like renderStatement, without the enclosing paragraph: for answer options. */
@@ -168,13 +320,21 @@ export function renderStatementInline(
   markdown: string,
   options: RenderStatementOptions = {},
 ): string {
-  const env: Env = { imageSrc: options.imageSrc };
-  return getRenderer().renderInline(markdown, env);
+  return placeImages(renderCached(markdown, true), options);
 }
 
-/** The ids of the stored images a statement shows, in order, without repeats. */
+/** The ids of the stored images a statement shows, in order, without repeats (parsed only). */
 export function statementImageIds(markdown: string): string[] {
-  const env: Env = { imageIds: [] };
-  getRenderer().render(markdown, env);
-  return [...new Set(env.imageIds)];
+  const ids: string[] = [];
+  const walk = (tokens: Token[]) => {
+    for (const token of tokens) {
+      if (token.type === 'image') {
+        const id = FILE_SRC_RE.exec(token.attrGet('src') ?? '')?.[1];
+        if (id) ids.push(id.toLowerCase());
+      }
+      if (token.children) walk(token.children);
+    }
+  };
+  walk(getRenderer().parse(markdown, {}));
+  return [...new Set(ids)];
 }

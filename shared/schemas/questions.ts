@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DIFFICULTIES, GRADES } from '../constants.js';
 import type { FieldCode } from '../errors.js';
+import { statementMathProblem } from '../statement.js';
 import { optionalText, requiredText, uuidField } from './fields.js';
 
 /**
@@ -181,12 +182,20 @@ const categoryField = () =>
     .nullable()
     .transform((v) => (v ? v : null));
 
+/** Formulas within the renderer's limits (shared/statement.ts): depth and length. */
+const withinMathLimits =
+  (inline: boolean) => (text: string, ctx: z.core.$RefinementCtx<string>) => {
+    const problem = statementMathProblem(text, { inline });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
+
 const questionFields = {
   itemQ: z
     .string({ error: 'required' })
     .trim()
     .min(1, 'required')
-    .max(MAX_STATEMENT_LENGTH, 'too_long'),
+    .max(MAX_STATEMENT_LENGTH, 'too_long')
+    .superRefine(withinMathLimits(false)),
   itemCategory: categoryField(),
   itemDiscipline: requiredText(MAX_DISCIPLINE_LENGTH),
   itemGrade: questionGradeField(),
@@ -194,7 +203,12 @@ const questionFields = {
   itemType: z.enum(ITEM_TYPES, { error: missingOrInvalid }),
   itemAnswers: z
     .array(
-      z.string({ error: 'invalid' }).trim().min(1, 'required').max(MAX_ANSWER_LENGTH, 'too_long'),
+      z
+        .string({ error: 'invalid' })
+        .trim()
+        .min(1, 'required')
+        .max(MAX_ANSWER_LENGTH, 'too_long')
+        .superRefine(withinMathLimits(true)),
       { error: 'invalid' },
     )
     .max(MAX_ANSWERS, 'too_long'),

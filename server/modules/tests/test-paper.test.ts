@@ -41,6 +41,17 @@ const paper = (over: Partial<TestPaper> = {}): TestPaper => ({
 });
 
 describe('renderTestPaper', () => {
+  it('prints a stored statement beyond the formula limits as plain text instead of failing', () => {
+    const deep = `$${'\\sqrt{'.repeat(3000)}x${'}'.repeat(3000)}$`;
+    const macro = '$\\def\\a{\\sqrt{\\a}}\\a$';
+    const html = renderTestPaper({
+      ...paper({ items: [item({ itemQ: `Cât face ${deep}?`, itemAnswers: [macro, deep] })] }),
+      images: new Map(),
+    });
+    expect(html).toContain('Cât face $\\sqrt{\\sqrt{');
+    expect(html).toContain('statement-plain');
+  });
+
   it('escapes names, which are user content', () => {
     const html = renderTestPaper({
       ...paper({ examName: '<img src=x onerror="alert(1)">', testName: 'A & B' }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, FIELD_CODES } from '../../../shared/errors.js';
+import { MAX_FORMULA_CHARS, MAX_FORMULA_DEPTH } from '../../../shared/statement.js';
 import en from './en.json';
 import ro from './ro.json';
 import { SPEC_MESSAGE_KEYS } from './spec-keys.js';
@@ -64,5 +65,14 @@ describe('translations', () => {
     expect(files.ro.get('error_code_exists')).toBe('Codul există deja');
     expect(files.en.get('app.loading')).toBe('Loading...');
     expect(files.en.get('app.errorBoundary')).toBe('An error has occurred');
+  });
+
+  it('state the formula limits the server applies', () => {
+    for (const lang of ['ro', 'en'] as const) {
+      expect(files[lang].get('error_formula_too_deep'), lang).toContain(String(MAX_FORMULA_DEPTH));
+      expect(files[lang].get('error_formula_too_long')?.replace(/[.,]/g, ''), lang).toContain(
+        String(MAX_FORMULA_CHARS),
+      );
+    }
   });
 });

@@ -31,7 +31,7 @@ export const statementSx = {
 export function Statement({ markdown, inline, sx }: Props) {
   const ids = useMemo(() => statementImageIds(markdown), [markdown]);
   const urls = useFileUrls(ids);
-  // Cheap enough to redo on each render, and the live preview wants exactly that.
+  // Rendered once per text (shared/statement.ts caches it); each render only places the images.
   const html = renderStatement(markdown, { imageSrc: (id) => urls[id] });
   return (
     <Box
