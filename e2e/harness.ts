@@ -34,12 +34,14 @@ export type Podium = {
  * A real Podium server on a fresh database, serving the built web app on a free port; `env`
  * adds settings (e.g. an SMTP server, an OpenID provider).
  */
-export async function startPodium(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Podium> {
+export async function startPodium(
+  options: { env?: NodeJS.ProcessEnv; port?: number } = {},
+): Promise<Podium> {
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error('web/dist is missing: run `npm run build:web` (npm test does it for you)');
   }
   const t = await buildTestApp({ webDist: WEB_DIST, env: options.env });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  await t.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -35,6 +35,7 @@ import {
   authService,
   cutAccess,
   oidcRoutes,
+  oidcService,
 } from './modules/auth/index.js';
 import { examMgmt, examMgmtRoutes } from './modules/exams/index.js';
 import { healthRoutes } from './modules/health/index.js';
@@ -219,9 +220,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(database), { prefix: API_PREFIX });
   await app.register(authRoutes(auth, config), { prefix: `${API_PREFIX}/auth-service` });
-  await app.register(oidcRoutes({ db: database.db, config, clock, users, auth }), {
-    prefix: `${API_PREFIX}/auth-service`,
-  });
+  await app.register(
+    oidcRoutes(oidcService({ db: database.db, config, clock, users, auth, outbox }), config),
+    { prefix: `${API_PREFIX}/auth-service` },
+  );
   await app.register(usersRoutes(users), { prefix: `${API_PREFIX}/user-mgmt` });
   await app.register(peopleRoutes(peopleService({ db: database.db, outbox, cutAccess }), config), {
     prefix: `${API_PREFIX}/user-mgmt`,

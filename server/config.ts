@@ -53,6 +53,10 @@ export type Config = {
     clientId: string | undefined;
     clientSecret: string | undefined;
     label: string;
+    /** How Podium proves itself at the token endpoint (the provider's registration says). */
+    tokenAuthMethod: 'client_secret_basic' | 'client_secret_post';
+    /** Take the provider's e-mails as verified when it does not say (`email_verified` absent). */
+    trustEmails: boolean;
   };
   webDist: string;
   /** Chromium that prints test papers (and drives the browser tests). */
@@ -68,6 +72,14 @@ const int = (v: string | undefined, d: number) => {
 const bool = (v: string | undefined, d: boolean) =>
   v === undefined || v === '' ? d : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
 const str = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+
+function oidcAuthMethod(v: string | undefined): Config['oidc']['tokenAuthMethod'] {
+  const method = str(v) ?? 'client_secret_basic';
+  if (method !== 'client_secret_basic' && method !== 'client_secret_post') {
+    throw new Error(`OIDC_TOKEN_AUTH_METHOD must be client_secret_basic or client_secret_post`);
+  }
+  return method;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
@@ -124,6 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: str(env.OIDC_CLIENT_ID),
       clientSecret: str(env.OIDC_CLIENT_SECRET),
       label: env.OIDC_LABEL ?? 'School account',
+      tokenAuthMethod: oidcAuthMethod(env.OIDC_TOKEN_AUTH_METHOD),
+      trustEmails: bool(env.OIDC_TRUST_EMAILS, false),
     },
     webDist: path.resolve(env.WEB_DIST ?? 'web/dist'),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',

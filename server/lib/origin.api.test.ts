@@ -85,12 +85,16 @@ describe.each(Object.entries(forged))('with %s', (_, headers) => {
     const who = { email: `oidc-${Math.random().toString(36).slice(2)}@x.ro`, email_verified: true };
     const { code, state, redirectUri } = idp.authorize(start.headers.location as string, who);
     expect(redirectUri).toBe(`${LISTEN}/api/v1/auth-service/auth/oauth/callback`);
+    // The browser that started the sign-in brings back its cookie.
+    const cookie = String(start.headers['set-cookie']).split(';')[0] ?? '';
     const back = await t.app.inject({
       url: `${AUTH}/oauth/callback?code=${code}&state=${state}`,
-      headers,
+      headers: { ...headers, cookie },
     });
     expect(back.statusCode).toBe(302);
-    expect(new URL(back.headers.location as string).origin).toBe(LISTEN);
+    const landing = new URL(back.headers.location as string);
+    expect(landing.origin).toBe(LISTEN);
+    expect(landing.searchParams.get('oauth')).toBe('1');
   });
 });
 

@@ -4,7 +4,8 @@ export type MailTemplate =
   | 'reset-password'
   | 'account-activated'
   | 'account-deactivated'
-  | 'login-link';
+  | 'login-link'
+  | 'oidc-linked';
 
 export type MailParams = Record<string, string>;
 
@@ -91,6 +92,15 @@ const ro: Record<MailTemplate, (p: MailParams) => Content> = {
       'Dacă nu ai cerut tu acest link, ignoră acest mesaj.',
     ],
   }),
+  'oidc-linked': (p) => ({
+    subject: `Contul tău ${PRODUCT} se poate deschide acum cu ${need(p, 'label', 'oidc-linked')}`,
+    blocks: [
+      'Bună,',
+      `Cineva s-a autentificat în contul tău ${PRODUCT} prin ${need(p, 'label', 'oidc-linked')}, cu un cont care are aceeași adresă de e-mail. De acum, acel cont deschide și contul tău ${PRODUCT}.`,
+      'Dacă ai fost tu, nu trebuie să faci nimic. Dacă nu ai fost tu, schimbă-ți parola și anunță organizatorul concursului:',
+      { link: need(p, 'link', 'oidc-linked') },
+    ],
+  }),
 };
 
 const en: Record<MailTemplate, (p: MailParams) => Content> = {
@@ -145,6 +155,15 @@ const en: Record<MailTemplate, (p: MailParams) => Content> = {
       `Open the link below to sign in to ${PRODUCT}; the link is valid for ${minutesEn(need(p, 'minutes', 'login-link'))}.`,
       { link: need(p, 'link', 'login-link') },
       'If you did not ask for this link, please ignore this message.',
+    ],
+  }),
+  'oidc-linked': (p) => ({
+    subject: `Your ${PRODUCT} account can now be opened with ${need(p, 'label', 'oidc-linked')}`,
+    blocks: [
+      'Hello,',
+      `Someone signed in to your ${PRODUCT} account through ${need(p, 'label', 'oidc-linked')}, with an account that has the same e-mail address. From now on, that account also opens your ${PRODUCT} account.`,
+      'If it was you, there is nothing to do. If it was not you, change your password and tell the competition organiser:',
+      { link: need(p, 'link', 'oidc-linked') },
     ],
   }),
 };

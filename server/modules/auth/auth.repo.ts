@@ -1,6 +1,13 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { authFailures, authLinks, oidcStates, sessions, users } from '../../db/schema.js';
+import {
+  authFailures,
+  authLinks,
+  oidcIdentities,
+  oidcStates,
+  sessions,
+  users,
+} from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
 
 export type LinkPurpose = (typeof authLinks.$inferInsert)['purpose'];
@@ -92,6 +99,14 @@ export async function consumeLink(
   return row;
 }
 
+/** Spends every unused link of the user (their codes stop working). */
+export async function spendLinks(db: Db, userId: string, now: Date) {
+  await db
+    .update(authLinks)
+    .set({ usedAt: now })
+    .where(and(eq(authLinks.userId, userId), isNull(authLinks.usedAt)));
+}
+
 /** Failures counted in the current window for a key (0 when the window has passed). */
 export async function failuresFor(db: Db, key: string, windowStart: Date): Promise<number> {
   const [row] = await db
@@ -125,11 +140,35 @@ export async function insertOidcState(
     state: string;
     codeVerifier: string;
     nonce: string;
+    browserHash: string;
     signupType: 'student' | 'teacher';
     expiresAt: Date;
   },
 ) {
   await db.insert(oidcStates).values(s);
+}
+
+/** The account a school identity signs in, if it was linked before. */
+export async function findOidcIdentity(db: Db, issuer: string, subject: string) {
+  const [row] = await db
+    .select()
+    .from(oidcIdentities)
+    .where(and(eq(oidcIdentities.issuer, issuer), eq(oidcIdentities.subject, subject)));
+  return row;
+}
+
+/** Links a school identity to an account (again, if it pointed to one since deleted). */
+export async function linkOidcIdentity(
+  db: Db,
+  link: { issuer: string; subject: string; userId: string },
+) {
+  await db
+    .insert(oidcIdentities)
+    .values(link)
+    .onConflictDoUpdate({
+      target: [oidcIdentities.issuer, oidcIdentities.subject],
+      set: { userId: link.userId },
+    });
 }
 
 export async function takeOidcState(db: Db, state: string, now: Date) {

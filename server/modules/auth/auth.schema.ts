@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, tz } from '../../db/columns.js';
 import { users } from '../users/users.schema.js';
 
@@ -48,13 +48,37 @@ export const authFailures = pgTable('auth_failures', {
   windowStartedAt: tz('window_started_at').notNull(),
 });
 
-/** OpenID Connect round trips in flight (state → PKCE verifier and nonce). */
+/**
+ * OpenID Connect round trips in flight (state → PKCE verifier and nonce), each bound to the
+ * browser that started it by the hash of a cookie only that browser holds.
+ */
 export const oidcStates = pgTable('oidc_states', {
   state: text('state').primaryKey(),
   codeVerifier: text('code_verifier').notNull(),
   nonce: text('nonce').notNull(),
+  browserHash: text('browser_hash').notNull().default(''),
   signupType: text('signup_type', { enum: ['student', 'teacher'] })
     .notNull()
     .default('student'),
   expiresAt: tz('expires_at').notNull(),
 });
+
+/**
+ * A school account (issuer + subject) linked to a Podium account: it signs in that account
+ * even after its e-mail changes at the provider, and its first link is told to the owner.
+ */
+export const oidcIdentities = pgTable(
+  'oidc_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.issuer, t.subject] }),
+    index('oidc_identities_user_idx').on(t.userId),
+  ],
+);

@@ -6,3 +6,4 @@ export { authRoutes } from './auth.routes.js';
 export { type AuthService, authService } from './auth.service.js';
 export { adminPasswordProblem, ensureAdmin, promoteAdmin } from './bootstrap.js';
 export { oidcRoutes } from './oidc.routes.js';
+export { oidcService } from './oidc.service.js';

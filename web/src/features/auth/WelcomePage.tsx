@@ -1,10 +1,11 @@
-import Login from '@mui/icons-material/Login';
-import { Alert, Box, Button, Divider, Link, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Box, Divider, Link, Paper, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OIDC_ERROR_REASONS, type OidcErrorReason } from '../../../../shared/schemas/auth.js';
 import { useAuth } from '../../lib/auth.js';
-import { oidcInfo, oidcStartUrl } from './api/auth-api.js';
+import { oidcInfo } from './api/auth-api.js';
+import { OidcSignIn } from './OidcSignIn.js';
 import { ForgotForm, ResetForm } from './PasswordForms.js';
 import { SignInForm } from './SignInForm.js';
 import { SignUpForm } from './SignUpForm.js';
@@ -19,12 +20,19 @@ function initialMode(): { mode: Mode; uid?: string; code?: string } {
   return { mode: q.get('mode') === 'signup' ? 'signup' : 'signin' };
 }
 
+/** Why a school sign-in came back unfinished (`?oidcError=`), if it did. */
+function oidcErrorFromUrl(): OidcErrorReason | undefined {
+  const reason = new URLSearchParams(window.location.search).get('oidcError');
+  return OIDC_ERROR_REASONS.find((r) => r === reason);
+}
+
 /** `/` for guests: sign in, sign up, forgotten password and the reset link's form. */
 export function WelcomePage() {
   const { t } = useTranslation();
   const { linkError } = useAuth();
   const [state, setState] = useState(initialMode);
   const [notice, setNotice] = useState<string>();
+  const [oidcError] = useState(oidcErrorFromUrl);
   const oidc = useQuery({ queryKey: ['auth', 'oidc'], queryFn: oidcInfo, staleTime: Infinity });
 
   const go = (mode: Mode, message?: string) => {
@@ -45,6 +53,11 @@ export function WelcomePage() {
       <Typography variant="h5" component="h1" gutterBottom>
         {titles[state.mode]}
       </Typography>
+      {oidcError && !notice && (
+        <Alert severity="warning" sx={{ mb: 2 }} role="alert">
+          {t(`auth.oidcErrors.${oidcError}`)}
+        </Alert>
+      )}
       {linkError && !notice && (
         <Alert severity="warning" sx={{ mb: 2 }}>
           {t(`errors.${linkError.code}`, { defaultValue: t('auth.linkInvalid') })}
@@ -70,12 +83,10 @@ export function WelcomePage() {
         />
       )}
 
-      {state.mode === 'signin' && oidc.data?.enabled && (
+      {(state.mode === 'signin' || state.mode === 'signup') && oidc.data?.enabled && (
         <>
           <Divider sx={{ my: 2 }}>{t('auth.or')}</Divider>
-          <Button fullWidth variant="outlined" startIcon={<Login />} href={oidcStartUrl('student')}>
-            {t('auth.oidc', { label: oidc.data.label })}
-          </Button>
+          <OidcSignIn label={oidc.data.label} />
         </>
       )}
 

@@ -1,0 +1,94 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOidcProvider } from '../server/test/oidc-provider.js';
+import { freePort } from '../server/test/smtp.js';
+import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+
+type Lang = 'ro' | 'en';
+
+// School sign-in through a certified OpenID provider, in the browser: a teacher chooses so on
+// the sign-in page; a cancel at the provider lands back on the sign-in page with the reason.
+describe.skipIf(!hasChromium)('school sign-in in the browser', () => {
+  let podium: Podium;
+  let browser: Browser;
+  let idp: Awaited<ReturnType<typeof startOidcProvider>>;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    idp = await startOidcProvider({
+      clientId: 'podium',
+      clientSecret: 'secret-of-podium',
+      redirectUri: `http://127.0.0.1:${port}/api/v1/auth-service/auth/oauth/callback`,
+      tokenAuthMethod: 'client_secret_basic',
+      claimsInIdToken: false,
+    });
+    podium = await startPodium({
+      port,
+      env: {
+        OIDC_ISSUER: idp.issuer,
+        OIDC_CLIENT_ID: 'podium',
+        OIDC_CLIENT_SECRET: 'secret-of-podium',
+        OIDC_LABEL: 'Contul școlii',
+      },
+    });
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await podium?.close();
+    await idp?.close();
+  });
+
+  const open = async (lang: Lang): Promise<Page> => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+    });
+    await context.addInitScript((l) => {
+      window.localStorage.setItem('podium.language', JSON.stringify(l));
+    }, lang);
+    const page = await context.newPage();
+    await page.goto(`${podium.baseUrl}/`);
+    return page;
+  };
+
+  it('lets a teacher sign up with the school account (ro)', async () => {
+    const page = await open('ro');
+    await page.getByRole('button', { name: 'Sunt profesor' }).click();
+    await shot(page, 'oidc-choice-ro');
+    idp.willSignIn({
+      sub: 'prof-ionescu',
+      email: 'irina.ionescu@scoala.ro',
+      email_verified: true,
+      given_name: 'Irina',
+      family_name: 'Ionescu',
+    });
+    await page.getByRole('link', { name: 'Intră cu Contul școlii' }).click();
+    // Back in Podium, signed in, on the teacher's registration form with the names filled in.
+    await page.waitForURL(/\/inregistrare\/profesor/);
+    await expect.poll(() => page.getByLabel('Prenume').inputValue()).toBe('Irina');
+    await shot(page, 'oidc-teacher-registration-ro');
+  });
+
+  it('shows why the sign-in did not finish when the person cancels at the provider (ro, en)', async () => {
+    for (const lang of ['ro', 'en'] as const) {
+      const page = await open(lang);
+      idp.willSignIn('cancel');
+      const button = lang === 'ro' ? 'Intră cu Contul școlii' : 'Sign in with Contul școlii';
+      await page.getByRole('link', { name: button }).click();
+      const text =
+        lang === 'ro'
+          ? 'Autentificarea prin contul școlii a fost anulată.'
+          : 'The sign-in with the school account was cancelled.';
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: text }).count()).toBe(1);
+      expect(new URL(page.url()).search).toBe('?oidcError=cancelled');
+      await shot(page, `oidc-cancelled-${lang}`);
+    }
+  });
+
+  it('offers the choice in English too', async () => {
+    const page = await open('en');
+    await expect.poll(() => page.getByRole('button', { name: 'I am a teacher' }).count()).toBe(1);
+    await shot(page, 'oidc-choice-en');
+  });
+});
