@@ -91,4 +91,36 @@ describe.skipIf(!hasChromium)('school sign-in in the browser', () => {
     await expect.poll(() => page.getByRole('button', { name: 'I am a teacher' }).count()).toBe(1);
     await shot(page, 'oidc-choice-en');
   });
+
+  it('lets an admin make a student account a teacher one (ro)', async () => {
+    const password = 'parola-buna-123';
+    await podium.createUser({ email: 'admin@scoala.ro', password, type: 'admin' });
+    await podium.createUser({
+      email: 'mihai.stan@scoala.ro',
+      password,
+      givenName: 'Mihai',
+      familyName: 'Stan',
+    });
+    const page = await open('ro');
+    await page.getByLabel('Adresa de e-mail').fill('admin@scoala.ro');
+    await page.getByLabel('Parola', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Intră în cont' }).click();
+    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
+    await page.getByRole('navigation').getByRole('link', { name: 'Elevi' }).click();
+    await page
+      .getByRole('button', { name: 'Fă din contul lui Stan Mihai un cont de profesor' })
+      .click();
+    await expect
+      .poll(() => page.getByRole('dialog').textContent())
+      .toContain('mihai.stan@scoala.ro');
+    await shot(page, 'account-type-dialog-ro', { fullPage: false });
+    await page.getByRole('button', { name: 'Fă-l profesor' }).click();
+    await expect
+      .poll(() => page.getByText('Contul Stan Mihai este acum cont de profesor.').count())
+      .toBe(1);
+    await page.getByRole('navigation').getByRole('link', { name: 'Profesori' }).click();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'mihai.stan@scoala.ro' }).count())
+      .toBe(1);
+  });
 });

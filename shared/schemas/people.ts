@@ -137,6 +137,12 @@ export const stateFailuresSchema = z.array(stateFailureSchema);
 
 /** PUT /users/{email}/teacher-codes */
 export const teacherCodeBodySchema = z.object({ teacherCode: teacherCodeField() }).strict();
+
+/** PUT /users/{email}/type: an admin corrects the type of an account made as the wrong one. */
+export const accountTypeBodySchema = z
+  .object({ type: z.enum(['student', 'teacher'], { error: 'invalid' }) })
+  .strict();
+export type AccountTypeBody = z.infer<typeof accountTypeBodySchema>;
 export type TeacherCodeBody = z.input<typeof teacherCodeBodySchema>;
 
 /** Spreadsheet downloads: content type and file names. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { teacherCodeBodySchema } from '../../../shared/schemas/people.js';
+import { accountTypeBodySchema, teacherCodeBodySchema } from '../../../shared/schemas/people.js';
 import { profilePatchSchema, userSchema } from '../../../shared/schemas/users.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
 import type { UsersService } from './users.service.js';
@@ -52,5 +52,22 @@ export const usersRoutes =
       },
       async (request) =>
         users.changeTeacherCode(actorOf(request), request.params.email, request.body.teacherCode),
+    );
+
+    r.put(
+      '/users/:email/type',
+      {
+        schema: {
+          tags: ['user-mgmt'],
+          description:
+            'Admins: makes a student account a teacher one or the other way round, before it has results or roles; the person then completes the registration of the new type.',
+          params: z.object({ email: z.string().max(254) }),
+          body: accountTypeBodySchema,
+          response: { 200: userSchema },
+        },
+        preHandler: guard({ roles: ['admin'] }),
+      },
+      async (request) =>
+        users.changeAccountType(actorOf(request), request.params.email, request.body.type),
     );
   };

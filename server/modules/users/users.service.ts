@@ -5,9 +5,9 @@ import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { normalizeName } from '../../lib/text.js';
 import { canChangeTeacherCode, visibilityOf } from './people.policy.js';
-import { findVisibleUser, lockVisibleUser } from './people.repo.js';
+import { findVisibleUser, hasResults, lockVisibleUser } from './people.repo.js';
 import { toUserDto } from './users.dto.js';
-import { canEditProfile } from './users.policy.js';
+import { canChangeAccountType, canEditProfile } from './users.policy.js';
 import * as repo from './users.repo.js';
 
 export type UsersDeps = { db: Db };
@@ -184,6 +184,51 @@ export function usersService({ db }: UsersDeps) {
         if (!canChangeTeacherCode(actor, row)) throw forbidden();
         if (row.type !== 'teacher') throw fieldError({ teacherCode: ['invalid'] });
         return toUserDto(await setTeacherCode(tx, actor, row, code));
+      });
+    },
+
+    /**
+     * Corrects an account created as the wrong type (a teacher who signed up as a student).
+     * Only while nothing hangs on the old type (no enrolment, role or students:
+     * USER_HAS_RESULTS); the other type's details are cleared and the person completes the
+     * new type's registration at their next visit. Audited.
+     */
+    async changeAccountType(
+      actor: Actor,
+      email: string,
+      type: 'student' | 'teacher',
+    ): Promise<User> {
+      return db.transaction(async (tx) => {
+        const row = await lockVisibleUser(tx, { email }, visibilityOf(actor));
+        if (!row) throw notFound('user');
+        if (!canChangeAccountType(actor)) throw forbidden();
+        if (row.type === 'admin') throw fieldError({ type: ['invalid'] });
+        if (row.type === type) return describeUser(tx, row);
+        if (await hasResults(tx, row.id)) {
+          throw new AppError('USER_HAS_RESULTS', 'The account has enrolments, roles or students');
+        }
+        const saved = await repo.updateUser(tx, row.id, {
+          type,
+          registered: false,
+          // Details of the old type go; the new type's registration asks for its own.
+          grade: null,
+          dateOfBirth: null,
+          locale: null,
+          occupation: null,
+          teacherRef: null,
+          discipline: null,
+          teacherCode: null,
+        });
+        if (!saved) throw notFound('user');
+        await appendAudit(tx, {
+          actorId: actor.id,
+          action: 'user.type.change',
+          entityType: 'user',
+          entityId: row.id,
+          before: { type: row.type, registered: row.registered },
+          after: { type, registered: false },
+        });
+        return describeUser(tx, saved);
       });
     },
   };

@@ -23,6 +23,8 @@ import { useStudentsCount } from './api/count-students.js';
 import { useDownloadStudents } from './api/download-students.js';
 import { useStudents } from './api/get-students.js';
 import { useTeachers } from './api/get-teachers.js';
+import { AccountTypeButton } from './components/AccountTypeButton.js';
+import { AccountTypeDialog } from './components/AccountTypeDialog.js';
 import { BulkStateBar } from './components/BulkStateBar.js';
 import { DeleteButton } from './components/DeleteButton.js';
 import { DeletePersonDialog } from './components/DeletePersonDialog.js';
@@ -93,6 +95,7 @@ export function StudentsPage() {
   const bulk = useBulkState('students');
   const download = useDownloadStudents();
   const [toDelete, setToDelete] = useState<Person | null>(null);
+  const [toTeacher, setToTeacher] = useState<Person | null>(null);
 
   const rows = students.data;
   // The server lets admins and a student's own coordinating teacher act on them (a teacher
@@ -268,9 +271,18 @@ export function StudentsPage() {
               onChange={handleBulk}
             />
           }
-          rowActions={(p) =>
-            canManage(p) && <DeleteButton name={fullName(p)} onClick={() => setToDelete(p)} />
-          }
+          rowActions={(p) => (
+            <>
+              {isAdmin && (
+                <AccountTypeButton
+                  name={fullName(p)}
+                  to="teacher"
+                  onClick={() => setToTeacher(p)}
+                />
+              )}
+              {canManage(p) && <DeleteButton name={fullName(p)} onClick={() => setToDelete(p)} />}
+            </>
+          )}
         />
       </Paper>
       <DeletePersonDialog
@@ -279,6 +291,9 @@ export function StudentsPage() {
         canAnonymise={isAdmin}
         onClose={() => setToDelete(null)}
       />
+      {isAdmin && (
+        <AccountTypeDialog person={toTeacher} to="teacher" onClose={() => setToTeacher(null)} />
+      )}
     </Stack>
   );
 }

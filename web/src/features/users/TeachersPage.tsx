@@ -21,6 +21,8 @@ import { useSnackbar } from '../../lib/snackbar.js';
 import { useTeachersCount } from './api/count-teachers.js';
 import { useDownloadTeachers } from './api/download-teachers.js';
 import { useTeachers } from './api/get-teachers.js';
+import { AccountTypeButton } from './components/AccountTypeButton.js';
+import { AccountTypeDialog } from './components/AccountTypeDialog.js';
 import { BulkStateBar } from './components/BulkStateBar.js';
 import { DeleteButton } from './components/DeleteButton.js';
 import { DeletePersonDialog } from './components/DeletePersonDialog.js';
@@ -80,6 +82,7 @@ export function TeachersPage() {
   const bulk = useBulkState('teachers');
   const download = useDownloadTeachers();
   const [toDelete, setToDelete] = useState<Person | null>(null);
+  const [toStudent, setToStudent] = useState<Person | null>(null);
 
   const rows = teachers.data;
   const f = list.filters;
@@ -244,7 +247,16 @@ export function TeachersPage() {
           }
           rowActions={
             isAdmin
-              ? (p) => <DeleteButton name={fullName(p)} onClick={() => setToDelete(p)} />
+              ? (p) => (
+                  <>
+                    <AccountTypeButton
+                      name={fullName(p)}
+                      to="student"
+                      onClick={() => setToStudent(p)}
+                    />
+                    <DeleteButton name={fullName(p)} onClick={() => setToDelete(p)} />
+                  </>
+                )
               : undefined
           }
         />
@@ -256,6 +268,9 @@ export function TeachersPage() {
           canAnonymise
           onClose={() => setToDelete(null)}
         />
+      )}
+      {isAdmin && (
+        <AccountTypeDialog person={toStudent} to="student" onClose={() => setToStudent(null)} />
       )}
     </Stack>
   );
