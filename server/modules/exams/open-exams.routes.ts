@@ -7,11 +7,11 @@ import {
   openExamSchema,
 } from '../../../shared/schemas/exams.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { idParams as editionIdParams } from '../../lib/route-params.js';
 import type { ExamMgmt } from './exam-mgmt.js';
 import { TAGS } from './route-helpers.js';
 
 const studentGuard = () => guard({ roles: ['student'] });
-const editionIdParams = z.object({ id: z.uuid() });
 
 /** The student's side: sign-up, enrolments and judge credentials. */
 export function openExamsRoutes(app: FastifyInstance, { openExams }: ExamMgmt) {

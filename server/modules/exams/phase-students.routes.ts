@@ -17,9 +17,11 @@ import type { ExamMgmt } from './exam-mgmt.js';
 import { phaseParams, staffGuard, TAGS, withSlashTwin } from './route-helpers.js';
 
 const SCORE_NOTE =
-  'Ranks by the phase total (sum of final item scores); students without a total are never ' +
-  'admitted by a rule, and until tests are marked nobody has one. Admins, exam admins and ' +
-  'staff; 409 PHASE_CLOSED on a closed phase.';
+  'Ranks by the phase total the results module keeps (the sum of the items’ points over the ' +
+  'phase’s tests); students without a result are never admitted by a rule. Refused with 409 ' +
+  'RESULTS_INCOMPLETE (details: awaitingItems, studentsAwaiting, runningAttempts) while an ' +
+  'item of the grade’s tests awaits marking or an attempt still runs. Admins, exam admins ' +
+  'and staff; 409 PHASE_CLOSED on a closed phase.';
 
 /** `…/phases/{phaseId}/students`: who takes part and the admitted/rejected decisions. */
 export function phaseStudentsRoutes(app: FastifyInstance, { phaseStudents }: ExamMgmt) {

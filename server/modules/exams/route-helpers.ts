@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import { guard } from '../../lib/auth-guard.js';
 
 export const TAGS = ['exam-mgmt'];
-export const examParams = z.object({ examId: z.uuid() });
-export const editionParams = examParams.extend({ editionId: z.uuid() });
-export const phaseParams = editionParams.extend({ phaseId: z.uuid() });
+export { editionParams, examParams, phaseParams } from '../../lib/route-params.js';
 
 /** Teachers and admins; what each may do is decided per competition (exams.policy.ts). */
 export const staffGuard = () => guard({ roles: ['teacher', 'admin'] });

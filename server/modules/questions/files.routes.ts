@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { storedFileSchema } from '../../../shared/schemas/questions.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { idParams } from '../../lib/route-params.js';
 import type { FilesService } from './files.service.js';
 import { bytesSchema, readQuestionMultipart } from './questions.http.js';
 
@@ -41,7 +41,7 @@ export const filesRoutes =
     r.get(
       '/files/:id',
       {
-        schema: { tags, params: z.object({ id: z.uuid() }), response: { 200: bytesSchema } },
+        schema: { tags, params: idParams, response: { 200: bytesSchema } },
         // Students included: the player shows them the images of their own test.
         preHandler: guard(),
       },

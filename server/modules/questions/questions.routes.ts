@@ -17,6 +17,7 @@ import {
   XLSX_MIME,
 } from '../../../shared/schemas/questions.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { phaseParams } from '../../lib/route-params.js';
 import type { QuestionImportService } from './question-import.service.js';
 import type { QuestionTeachersService } from './question-teachers.service.js';
 import { bytesSchema, readQuestionMultipart } from './questions.http.js';
@@ -28,7 +29,6 @@ const tags = ['resource-mgmt'];
 const signedIn = guard();
 const ITEMS = '/exams/:examId/editions/:editionId/phases/:phaseId/items';
 
-const phaseParams = z.object({ examId: z.uuid(), editionId: z.uuid(), phaseId: z.uuid() });
 const questionParams = phaseParams.extend({ questionId: z.uuid() });
 const filterQuery = z
   .object({ filter: z.string().max(MAX_FILTER_JSON_LENGTH, 'too_long').optional() })

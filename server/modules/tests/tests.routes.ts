@@ -7,16 +7,17 @@ import {
   testDownloadSchema,
   testPaperFileName,
   testPaperSchema,
+  testPointsResultSchema,
+  testPointsSchema,
   testPreviewSchema,
   testPublishResultSchema,
   testSchema,
 } from '../../../shared/schemas/tests.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { phaseParams, phaseTestParams as testParams } from '../../lib/route-params.js';
 import type { TestsService } from './tests.service.js';
 
 const TAGS = ['test-mgmt'];
-const phaseParams = z.object({ examId: z.uuid(), editionId: z.uuid(), phaseId: z.uuid() });
-const testParams = phaseParams.extend({ testId: z.uuid() });
 /** Teachers and admins; what each may do is decided per competition (tests.policy.ts). */
 const staffGuard = () => guard({ roles: ['teacher', 'admin'] });
 
@@ -42,8 +43,9 @@ export function testsRoutes(tests: TestsService) {
             'questions of those grades whose discipline is the subject (409 ' +
             'INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA, details: per difficulty requested and ' +
             'available); an open phase (409 PHASE_CLOSED). The questions are drawn at random ' +
-            'with a stored seed, spread over categories, scored easy 1 : medium 2 : hard 3 to ' +
-            'the exact total. Resets the phase’s allPublished. Audited.',
+            'with a stored seed, spread over categories; the total is shared equally in whole ' +
+            'or half points (the points left over to the hardest items), or easy 1 : medium 2 ' +
+            ': hard 3 with `weightByDifficulty`. Resets the phase’s allPublished. Audited.',
           params: phaseParams,
           body: testCreateSchema,
           response: { 201: testSchema },
@@ -54,6 +56,28 @@ export function testsRoutes(tests: TestsService) {
         const test = await tests.createTest(actorOf(request), request.params, request.body);
         return reply.status(201).send(test);
       },
+    );
+
+    r.put(
+      `${base}/:testId/items`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: "Set each item's points (assignedItems)",
+          description:
+            'Managers only (403 for staff). Every item of the test once, each > 0 with two ' +
+            'decimals at most, adding up to the test’s total (400 VALIDATION_FAILED ' +
+            '`score_sum` at assignedItems; `invalid` there for an item that is not the test’s ' +
+            'or one left out). Attempts already scored are scored again with the new points ' +
+            '(items marked by people keep their marks; changing the worth of such an item is ' +
+            '409 ITEM_ALREADY_MARKED); totals follow. 409 PHASE_CLOSED. Audited.',
+          params: testParams,
+          body: testPointsSchema,
+          response: { 200: testPointsResultSchema },
+        },
+        preHandler: staffGuard(),
+      },
+      async (request) => tests.setItemPoints(actorOf(request), request.params, request.body),
     );
 
     r.get(

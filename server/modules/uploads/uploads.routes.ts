@@ -14,18 +14,14 @@ import {
   uploadResultSchema,
 } from '../../../shared/schemas/uploads.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { phaseTestParams } from '../../lib/route-params.js';
 import type { TestStudentsService } from './test-students.service.js';
 import { bytesSchema, contentDisposition, readAnswerFiles } from './uploads.http.js';
 import type { UploadsService } from './uploads.service.js';
 
 const tags = ['upload-mgmt'];
 const BASE = '/exams/:examId/editions/:editionId/phases/:phaseId/tests/:testId';
-const testParams = z.object({
-  examId: z.uuid(),
-  editionId: z.uuid(),
-  phaseId: z.uuid(),
-  testId: z.uuid(),
-});
+const testParams = phaseTestParams;
 const studentParams = testParams.extend({ studentId: z.uuid() });
 const itemParams = testParams.extend({ itemId: z.uuid() });
 const studentItemParams = studentParams.extend({ itemId: z.uuid() });

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { userSchema } from '../../../shared/schemas/users.js';
 import type { Config } from '../../config.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
 import { siteOrigin } from '../../lib/origin.js';
+import { idParams } from '../../lib/route-params.js';
 import type { OriginOf } from './people.http.js';
 import type { PeopleService } from './people.service.js';
 import { studentsRoutes } from './students.routes.js';
@@ -24,7 +24,7 @@ export const peopleRoutes =
       {
         schema: {
           tags: ['user-mgmt'],
-          params: z.object({ id: z.uuid() }),
+          params: idParams,
           response: { 200: userSchema },
         },
         preHandler: guard({ roles: ['admin'] }),

@@ -12,6 +12,7 @@ import {
   XLSX_CONTENT_TYPE,
 } from '../../../shared/schemas/people.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { idParams } from '../../lib/route-params.js';
 import { type OriginOf, xlsxSchema } from './people.http.js';
 import type { PeopleService } from './people.service.js';
 
@@ -72,7 +73,7 @@ export const teachersRoutes =
     r.delete(
       '/teachers/:id',
       {
-        schema: { tags, params: z.object({ id: z.uuid() }), response: { 204: z.null() } },
+        schema: { tags, params: idParams, response: { 204: z.null() } },
         preHandler: staff,
       },
       async (request, reply) => {

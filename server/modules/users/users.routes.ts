@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { accountTypeBodySchema, teacherCodeBodySchema } from '../../../shared/schemas/people.js';
 import { profilePatchSchema, userSchema } from '../../../shared/schemas/users.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { idParams } from '../../lib/route-params.js';
 import type { UsersService } from './users.service.js';
 
 export const usersRoutes =
@@ -16,7 +17,7 @@ export const usersRoutes =
       {
         schema: {
           tags: ['user-mgmt'],
-          params: z.object({ id: z.uuid() }),
+          params: idParams,
           response: { 200: userSchema },
         },
         preHandler: guard({ active: false, registered: false }),
