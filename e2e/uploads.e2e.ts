@@ -10,6 +10,7 @@ import {
 } from '../server/db/factories.js';
 import { answers, attempts, auditEvents, files, phaseStudents } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
+import { scoreEndedAttempts } from '../server/modules/results/index.js';
 import { sampleGif, sampleHeic, samplePdf } from '../server/modules/uploads/uploads.fixtures.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
@@ -194,7 +195,6 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
       itemOrder: [second.id, first.id],
       finishedAt: new Date(now - 46.5 * HOUR),
       finishedBy: 'student',
-      score: 10,
     });
     await db.insert(answers).values([
       {
@@ -205,7 +205,6 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
         attemptId,
         submittedAnswer: [0],
         seq: 1,
-        score: 10,
       },
       {
         id: uuidv7(),
@@ -215,9 +214,16 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
         attemptId,
         submittedAnswer: [1],
         seq: 2,
-        score: 0,
       },
     ]);
+    // Scored as the player's finish scores it.
+    await db.transaction((tx) =>
+      scoreEndedAttempts(
+        tx,
+        [{ attemptId, testId: online.test.id, studentId: people.maria ?? '' }],
+        new Date(now - 46.5 * HOUR),
+      ),
+    );
     await db
       .insert(phaseStudents)
       .values({ phaseId: onlinePhase.id, studentId: people.maria ?? '' });

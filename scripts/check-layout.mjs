@@ -33,6 +33,8 @@ export const RULES = [
     refuses: (from, to) => {
       const other = moduleOf(to);
       if (other === undefined || other === moduleOf(from) || isModuleEntry(to)) return false;
+      // A test may build its world with another module's fixtures (test support, never code).
+      if (/\.test\.ts$/.test(from) && /\.fixtures\.ts$/.test(to)) return false;
       return !isTableReference(from, to);
     },
     advice: (_, to) =>
@@ -113,10 +115,68 @@ export function checkLayout(sources) {
       }
     }
   }
+  problems.push(...foreignWrites(sources));
   for (const cycle of cyclesOf(moduleEdges)) {
     problems.push(
       `server modules import each other in a circle: ${cycle.join(' → ')} [module-cycle]: one of them must stop depending on the other (pass a function in from the composition root, or move the shared piece to server/lib)`,
     );
+  }
+  return problems;
+}
+
+/**
+ * Files that write tables on purpose whatever their owner: test support and the demo seed
+ * (factories shared by both), and the migrator.
+ */
+const MAY_WRITE_ANY_TABLE = [
+  /\.test\.ts$/,
+  /\.fixtures\.ts$/,
+  /^server\/test\//,
+  /^server\/db\/factories\.ts$/,
+  /^server\/db\/migrate\.ts$/,
+];
+
+/** Where a table's writers live: its schema file's module folder, or its folder in server/lib. */
+const ownerFolderOf = (schemaFile) => {
+  const module = moduleOf(schemaFile);
+  return module ? `server/modules/${module}/` : `${path.posix.dirname(schemaFile)}/`;
+};
+
+/**
+ * One writer per table (DESIGN.md): every `pgTable` of a `*.schema.ts` is written only from its
+ * owner's folder. Writes are drizzle's `.insert(t)`, `.update(t)`, `.delete(t)` and SQL text's
+ * `insert into`, `update … set`, `delete from`, by table variable or by SQL name.
+ */
+function foreignWrites(sources) {
+  const tables = new Map();
+  for (const [file, source] of sources) {
+    if (!isSchema(file)) continue;
+    for (const m of source.matchAll(/export const (\w+) = pgTable\(\s*'(\w+)'/g)) {
+      const owner = ownerFolderOf(file);
+      tables.set(m[1], { sqlName: m[2], owner });
+      tables.set(m[2], { sqlName: m[2], owner });
+    }
+  }
+  const problems = [];
+  const writes = [
+    /\.(?:insert|update|delete)\(\s*(\w+)\s*\)/g,
+    /\binsert\s+into\s+(?:\$\{\s*)?"?(\w+)/gi,
+    /\bdelete\s+from\s+(?:\$\{\s*)?"?(\w+)/gi,
+    /\bupdate\s+(?:\$\{\s*)?"?(\w+)"?\s*\}?\s+(?:as\s+\w+\s+)?set\b/gi,
+  ];
+  for (const [file, source] of sources) {
+    if (!file.startsWith('server/') || MAY_WRITE_ANY_TABLE.some((re) => re.test(file))) continue;
+    const seen = new Set();
+    for (const re of writes) {
+      for (const m of source.matchAll(re)) {
+        const table = tables.get(m[1]);
+        if (!table || file.startsWith(table.owner) || seen.has(table.sqlName)) continue;
+        seen.add(table.sqlName);
+        problems.push(
+          `${file}: writes table ${table.sqlName}, which belongs to ${table.owner} [one-writer-per-table]: ask its owner through its public functions`,
+        );
+      }
+    }
   }
   return problems;
 }

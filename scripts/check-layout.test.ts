@@ -66,3 +66,34 @@ describe('layout check', () => {
     );
   });
 });
+
+describe('one writer per table', () => {
+  const schema = {
+    'server/modules/results/results.schema.ts':
+      "export const answers = pgTable(\n  'answers',\n  { id: uuid('id') },\n);",
+  };
+
+  it('refuses a write of another module’s table, by drizzle or by SQL text', () => {
+    const problems = check({
+      ...schema,
+      'server/modules/player/player.repo.ts': 'await db.update(answers).set({ score: null });',
+      'server/modules/uploads/uploads.repo.ts':
+        'await db.execute(sql`insert into answers (id) values ($1)`);',
+      'server/modules/tests/tests.repo.ts': `await db.execute(sql\`update \${answers} set score = 0\`);`,
+    });
+    expect(problems).toHaveLength(3);
+    expect(problems.every((p) => p.includes('[one-writer-per-table]'))).toBe(true);
+  });
+
+  it('lets the owner write, anyone read, and tests and the seed write freely', () => {
+    expect(
+      check({
+        ...schema,
+        'server/modules/results/results.repo.ts': 'await db.insert(answers).values(row);',
+        'server/modules/uploads/uploads.repo.ts': 'await db.select().from(answers);',
+        'server/modules/player/player.api.test.ts': 'await db.delete(answers);',
+        'server/db/factories.ts': 'await db.insert(answers).values(row);',
+      }),
+    ).toEqual([]);
+  });
+});

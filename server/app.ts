@@ -231,7 +231,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mailRoutes(mailService({ db: database.db, clock, wake: () => wakeMail() })), {
     prefix: `${API_PREFIX}/mail-service`,
   });
-  await app.register(examMgmtRoutes(examMgmt({ db: database.db, clock })), {
+  const notices = createNotices(database, app.log);
+  app.addHook('onClose', () => notices.close());
+  const player = playerService({ database, clock, storage: deps.storage, config, notices });
+  const endRunningAttempts = player.endRunningAttemptsOfPhase;
+  await app.register(examMgmtRoutes(examMgmt({ db: database.db, clock, endRunningAttempts })), {
     prefix: `${API_PREFIX}/exam-mgmt`,
   });
   // The question bank, its imports and the statement images (other modules read it from here).
@@ -263,9 +267,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: `${API_PREFIX}/upload-mgmt` },
   );
 
-  const notices = createNotices(database, app.log);
-  app.addHook('onClose', () => notices.close());
-  const player = playerService({ database, clock, storage: deps.storage, config, notices });
   await app.register(playerRoutes(player, notices), { prefix: `${API_PREFIX}/test-player` });
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
 

@@ -41,6 +41,9 @@ export const ERROR_CODES = [
   'PDF_UNAVAILABLE',
   'INVALID_MULTIPART',
   'SPREADSHEET_TOO_LARGE',
+  'ANSWER_KEY_SHOWN',
+  'RESULTS_INCOMPLETE',
+  'ITEM_ALREADY_MARKED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -84,6 +87,12 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   PDF_UNAVAILABLE: 503,
   INVALID_MULTIPART: 400,
   SPREADSHEET_TOO_LARGE: 413,
+  /** A reopen once a student of the test has seen its answer key. */
+  ANSWER_KEY_SHOWN: 409,
+  /** Admission by rule while items await marking or attempts still run (details say how many). */
+  RESULTS_INCOMPLETE: 409,
+  /** Changing an item's worth once people have marked one of its answers. */
+  ITEM_ALREADY_MARKED: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */
@@ -110,6 +119,8 @@ export const FIELD_CODES = [
   /** A formula nested deeper, or formulas longer, than statements may hold (shared/statement.ts). */
   'formula_too_deep',
   'formula_too_long',
+  /** Items' points that do not add up to the test's total. */
+  'score_sum',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

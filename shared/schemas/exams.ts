@@ -88,6 +88,12 @@ export const phaseSchema = z.object({
   reviewStarted: z.boolean(),
   allPublished: z.boolean(),
   mediationThreshold: z.number(),
+  /**
+   * The appeal window (both set, or neither): results of the phase are provisional until it
+   * ends; without one they are final as soon as every item is decided.
+   */
+  appealStartDate: z.string().nullable(),
+  appealEndDate: z.string().nullable(),
   closedAt: z.string().nullable(),
   createdAt: z.string(),
 });
@@ -109,6 +115,10 @@ export const phaseStudentSchema = z.object({
   studentCentre: z.string().nullable(),
   school: z.string().nullable(),
   status: z.enum(PHASE_RESULTS).nullable(),
+  /** The phase total (DESIGN.md: the sum over the phase's tests); null: no result yet. */
+  total: z.number().nullable(),
+  /** Items of the student's tests still waiting to be marked (null with no result). */
+  awaitingItems: z.number().nullable(),
 });
 export type PhaseStudent = z.infer<typeof phaseStudentSchema>;
 export const phaseStudentListItemSchema = phaseStudentSchema
@@ -276,6 +286,9 @@ const phaseFields = {
   registrationOpen: z.boolean({ error: 'invalid' }),
   /** Share of an item's maximum above which two reviewers' marks go to the mediator. */
   mediationThreshold: z.number({ error: 'not_number' }).min(0, 'invalid').max(1, 'invalid'),
+  /** The appeal window; null removes it. The server checks start < end (invalid_date). */
+  appealStartDate: instantField().nullable(),
+  appealEndDate: instantField().nullable(),
 };
 
 /**
@@ -291,6 +304,8 @@ export const phaseCreateSchema = z
     endDate: phaseFields.endDate,
     registrationOpen: phaseFields.registrationOpen.optional(),
     mediationThreshold: phaseFields.mediationThreshold.optional(),
+    appealStartDate: phaseFields.appealStartDate.optional(),
+    appealEndDate: phaseFields.appealEndDate.optional(),
   })
   .strict();
 export type PhaseCreateInput = z.input<typeof phaseCreateSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_TEXT_LENGTH } from '../constants.js';
 import { requiredMultilineText } from './fields.js';
 import { ITEM_TYPES, MAX_ANSWERS } from './questions.js';
+import { RESULT_STATES } from './results.js';
 
 /**
  * The test player (SPEC.md §3 Test player, §4 Test-taking, §7 test-player), under
@@ -49,8 +50,9 @@ export type PlayerTestType = (typeof PLAYER_TEST_TYPES)[number];
  * - `upcoming`: the window has not opened yet;
  * - `open`: inside the window and not started (online) / uploads accepted (hybrid);
  * - `in_progress`: an online attempt is running (its deadline plus grace has not passed);
- * - `finished`: the attempt is over (or a hybrid window ended), no score yet;
- * - `result_available`: finished and scored (`score` set);
+ * - `finished`: the attempt is over (or a hybrid window ended), no points known yet;
+ * - `result_available`: finished with points known (`score` set; `scoreState` says whether
+ *   they are final, provisional or still partly waiting for marking);
  * - `missed`: the window closed and the student never started (online).
  */
 export const MY_TEST_STATES = [
@@ -84,8 +86,13 @@ export const myTestSchema = z.object({
   duration: z.number(),
   totalScore: z.number(),
   state: z.enum(MY_TEST_STATES),
-  /** Set when `state` is `result_available`. */
+  /**
+   * Set when `state` is `result_available`: the points already known, and whether they are
+   * final, provisional, or still waiting for `awaitingItems` items to be marked.
+   */
   score: z.number().nullable(),
+  scoreState: z.enum(RESULT_STATES).nullable(),
+  awaitingItems: z.number(),
   /** Remaining whole seconds when `state` is `in_progress`, else null. */
   timer: z.number().nullable(),
   finishedAt: z.string().nullable(),
@@ -147,7 +154,9 @@ export type PlayerItem = z.infer<typeof playerItemSchema>;
  */
 export const playerResultItemSchema = playerItemSchema.extend({
   itemCorrectAnswers: z.union([z.array(z.number()), z.string()]).nullable(),
+  /** The points this answer earned (null while it awaits marking). */
   awardedScore: z.number().nullable(),
+  scoreState: z.enum(RESULT_STATES).nullable(),
 });
 export type PlayerResultItem = z.infer<typeof playerResultItemSchema>;
 
@@ -159,6 +168,9 @@ export const startRequestSchema = z
   })
   .strict();
 export type StartRequest = z.infer<typeof startRequestSchema>;
+
+/** Who ended an attempt: the student, the server at the deadline, staff, or closing the phase. */
+export const FINISHED_BY = ['student', 'sweeper', 'staff', 'closed'] as const;
 
 /** Attempt states as the player sees them. */
 export const ATTEMPT_STATES = ['not_started', 'in_progress', 'finished'] as const;
@@ -232,10 +244,17 @@ export const playerStateSchema = z.object({
   /** Null until started. */
   deadline: z.string().nullable(),
   serverNow: z.string(),
-  /** Online: the total once finished; null before (and for hybrid tests until marked). */
+  /**
+   * Online, once finished: the points already known; `scoreState` says whether they are
+   * final, provisional (the phase's appeal window is still ahead or open) or still waiting for
+   * `awaitingItems` open items to be marked. Null before.
+   */
   score: z.number().nullable(),
+  scoreState: z.enum(RESULT_STATES).nullable(),
+  awaitingItems: z.number(),
   finishedAt: z.string().nullable(),
-  finishedBy: z.enum(['student', 'sweeper', 'staff']).nullable(),
+  /** `sweeper`: the time ran out; `closed`: the phase was closed while it ran. */
+  finishedBy: z.enum(FINISHED_BY).nullable(),
 });
 export type PlayerState = z.infer<typeof playerStateSchema>;
 
@@ -252,6 +271,7 @@ export const playerItemsResponseSchema = z.object({
     playerItemSchema.extend({
       itemCorrectAnswers: playerResultItemSchema.shape.itemCorrectAnswers.optional(),
       awardedScore: playerResultItemSchema.shape.awardedScore.optional(),
+      scoreState: playerResultItemSchema.shape.scoreState.optional(),
     }),
   ),
 });

@@ -52,6 +52,8 @@ export const testSchema = z.object({
   mediumCount: z.number(),
   hardCount: z.number(),
   published: z.boolean(),
+  /** The total was shared by difficulty (easy 1, medium 2, hard 3) rather than equally. */
+  weightByDifficulty: z.boolean(),
   /** Reproduces the draw (and each student's order) in an appeal. */
   seed: z.string(),
   itemCount: z.number(),
@@ -163,9 +165,12 @@ const countField = () =>
     .refine(isWhole, 'invalid');
 
 /**
- * `POST …/tests`. Field codes: the usual ones, `not_positive` on all three counts when they
- * are all 0, `invalid` on totalScore when it cannot give every question at least 0.01 by
- * weight (easy 1, medium 2, hard 3). The server then answers:
+ * `POST …/tests`. The total is shared equally over the questions (whole or half points when it
+ * divides so, the points left over to the hardest), or by difficulty (easy 1, medium 2,
+ * hard 3) with `weightByDifficulty`; each item's points can then be set by hand
+ * (`PUT …/tests/{testId}/items`). Field codes: the usual ones, `not_positive` on all three
+ * counts when they are all 0, `invalid` on totalScore when it cannot give every question at
+ * least 0.01 (by weight when weighted). The server then answers:
  * - CLIENT_ERROR `{grades: ['invalid']}`: a grade the exam does not have;
  * - 400 INVALID_TEST_DATE `{startDate: ['invalid_date']}`: start not before end, or outside
  *   the phase;
@@ -195,13 +200,15 @@ export const testCreateSchema = z
     easyCount: countField(),
     mediumCount: countField(),
     hardCount: countField(),
+    weightByDifficulty: z.boolean({ error: 'invalid' }).optional(),
   })
   .strict()
   .superRefine((t, ctx) => {
-    const weight =
-      t.easyCount * DIFFICULTY_WEIGHTS.low +
-      t.mediumCount * DIFFICULTY_WEIGHTS.medium +
-      t.hardCount * DIFFICULTY_WEIGHTS.hard;
+    const weight = t.weightByDifficulty
+      ? t.easyCount * DIFFICULTY_WEIGHTS.low +
+        t.mediumCount * DIFFICULTY_WEIGHTS.medium +
+        t.hardCount * DIFFICULTY_WEIGHTS.hard
+      : t.easyCount + t.mediumCount + t.hardCount;
     if (weight === 0) {
       for (const path of ['easyCount', 'mediumCount', 'hardCount']) {
         ctx.addIssue({ code: 'custom', path: [path], message: 'not_positive' });
@@ -212,6 +219,48 @@ export const testCreateSchema = z
   });
 export type TestCreateInput = z.input<typeof testCreateSchema>;
 export type TestCreate = z.output<typeof testCreateSchema>;
+
+/** Two decimals at most: points are numeric(8, 2). */
+const hasCents = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
+
+/**
+ * `PUT …/tests/{testId}/items` (SPEC.md §3 `assignedItems`): every item of the test once, each
+ * worth more than 0 with at most two decimals; they must add up to the test's total (the
+ * server answers VALIDATION_FAILED `score_sum` at `assignedItems`, and `invalid` there for an
+ * item that is not the test's or is missing). Attempts already scored are scored again.
+ * 409 ITEM_ALREADY_MARKED when people have marked an answer of an item whose worth changes;
+ * 409 PHASE_CLOSED.
+ */
+export const testPointsSchema = z
+  .object({
+    assignedItems: z
+      .array(
+        z
+          .object({
+            itemId: z.uuid({ error: 'invalid' }),
+            score: z
+              .number({ error: 'not_number' })
+              .positive('not_positive')
+              .max(MAX_TOTAL_SCORE, 'invalid')
+              .refine(hasCents, 'invalid'),
+          })
+          .strict(),
+        { error: 'required' },
+      )
+      .min(1, 'required')
+      .max(3 * MAX_TEST_ITEMS_PER_DIFFICULTY, 'too_long')
+      .refine((items) => new Set(items.map((i) => i.itemId)).size === items.length, 'invalid'),
+  })
+  .strict();
+export type TestPointsInput = z.input<typeof testPointsSchema>;
+
+/** `PUT …/tests/{testId}/items`: the test's details after the change, and what was rescored. */
+export const testPointsResultSchema = z.object({
+  /** Items' points that changed in attempts already scored, and how many students they are. */
+  rescoredItems: z.number(),
+  rescoredStudents: z.number(),
+});
+export type TestPointsResult = z.infer<typeof testPointsResultSchema>;
 
 /**
  * `POST …/tests/{testId}/download`: `callbackUrl` (SPEC.md §7) is accepted and not used; the

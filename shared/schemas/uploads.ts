@@ -177,8 +177,10 @@ export const testStudentSchema = z.object({
   school: z.string().nullable(),
   studentCentre: z.string().nullable(),
   status: z.enum(TEST_STUDENT_STATUSES),
-  /** Online: the attempt's score once finished; hybrid: null until marking. */
+  /** The points known once any item is decided (online: once finished; hybrid: once marked). */
   score: z.number().nullable(),
+  /** Items still waiting to be marked, when `score` is set. */
+  awaitingItems: z.number().nullable(),
   /** Items with an answer (files or a submitted answer). */
   answeredItems: z.number(),
   fileCount: z.number(),

@@ -5,16 +5,21 @@ import { enrolmentService } from './enrolment.service.js';
 import { examsService } from './exams.service.js';
 import { openExamsService } from './open-exams.service.js';
 import { phaseStudentsService } from './phase-students.service.js';
-import { phasesService } from './phases.service.js';
+import { type PhasesDeps, phasesService } from './phases.service.js';
 
-export type ExamMgmtDeps = { db: Db; clock: Clock };
+export type ExamMgmtDeps = {
+  db: Db;
+  clock: Clock;
+  /** The player's: ends a phase's running attempts when it closes. */
+  endRunningAttempts: PhasesDeps['endRunningAttempts'];
+};
 
 /** The exam-mgmt services (SPEC.md §7), each with only what it needs. */
-export function examMgmt({ db, clock }: ExamMgmtDeps) {
+export function examMgmt({ db, clock, endRunningAttempts }: ExamMgmtDeps) {
   return {
     exams: examsService({ db }),
     editions: editionsService({ db }),
-    phases: phasesService({ db, clock }),
+    phases: phasesService({ db, clock, endRunningAttempts }),
     phaseStudents: phaseStudentsService({ db }),
     enrolment: enrolmentService({ db, clock }),
     openExams: openExamsService({ db }),

@@ -47,6 +47,8 @@ export function toPhaseDto(row: PhaseRow, examId: string): Phase {
     reviewStarted: row.reviewStarted,
     allPublished: row.allPublished,
     mediationThreshold: row.mediationThreshold,
+    appealStartDate: row.appealStartDate?.toISOString() ?? null,
+    appealEndDate: row.appealEndDate?.toISOString() ?? null,
     closedAt: row.closedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };

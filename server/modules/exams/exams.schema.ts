@@ -139,6 +139,9 @@ export const phases = pgTable(
     allPublished: boolean('all_published').notNull().default(false),
     /** Marks further apart than this share of the item's maximum go to the mediator. */
     mediationThreshold: real('mediation_threshold').notNull().default(0.1),
+    /** The appeal window: results stay provisional until it ends (none set: final at once). */
+    appealStartDate: tz('appeal_start_date'),
+    appealEndDate: tz('appeal_end_date'),
     closedAt: tz('closed_at'),
     createdAt: createdAt(),
     updatedAt: tz('updated_at').notNull().defaultNow(),

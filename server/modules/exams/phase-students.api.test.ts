@@ -89,6 +89,8 @@ describe('GET …/phases/{phaseId}/students', () => {
       studentCentre: null,
       school: 'Colegiul Național „Emil Racoviță”',
       status: null,
+      total: null,
+      awaitingItems: null,
     });
     expect(await count(admin)).toEqual({ count: 3 });
     expect(await givenNames(admin, { where: { studentGrade: '' } })).toEqual([

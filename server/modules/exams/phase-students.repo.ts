@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PhaseResult } from '../../../shared/schemas/exams.js';
 import type { Db } from '../../db/client.js';
-import { editionStudents, phaseStudents, phases, users } from '../../db/schema.js';
+import { editionStudents, phaseResults, phaseStudents, phases, users } from '../../db/schema.js';
 import {
   compileFilter,
   compileWhere,
@@ -14,11 +14,16 @@ import {
 const gradeSql = sql<number | null>`coalesce(${editionStudents.grade}, ${users.grade})`;
 
 /**
- * A student's total in the phase (DESIGN.md: the sum of final item scores). Scores arrive
- * with tests and marking (a later module); until then nobody has one, so the admission
- * rules below rank nobody and admit nobody.
+ * A student's total in the phase and the items still to mark, kept by the results module
+ * (`phase_results`, joined on the participant); null: no result in the phase yet.
  */
-const phaseTotalSql = sql<number | null>`null::float8`;
+const phaseTotalSql = sql<number | null>`${phaseResults.points}::float8`;
+const awaitingItemsSql = sql<number | null>`${phaseResults.awaitingItems}`;
+
+const resultJoin = and(
+  eq(phaseResults.phaseId, phaseStudents.phaseId),
+  eq(phaseResults.studentId, phaseStudents.studentId),
+);
 
 /** `GET …/phases/{phaseId}/students?filter=` (SPEC.md §3 stage student). */
 export const phaseStudentsResource: ListResource = {
@@ -35,6 +40,8 @@ export const phaseStudentsResource: ListResource = {
     studentCentre: { column: editionStudents.studentCentre, type: 'string' },
     school: { column: users.school, type: 'string' },
     status: { column: phaseStudents.result, type: 'string' },
+    total: { column: phaseTotalSql, type: 'number' },
+    awaitingItems: { column: awaitingItemsSql, type: 'number' },
   },
   defaultOrder: ['givenName ASC'],
   tiebreak: 'studentId',
@@ -49,6 +56,8 @@ export type PhaseStudentRow = {
   studentCentre: string | null;
   school: string | null;
   status: PhaseResult | null;
+  total: number | null;
+  awaitingItems: number | null;
 };
 
 const enrolmentJoin = and(
@@ -74,6 +83,8 @@ const rowFields = {
   studentCentre: editionStudents.studentCentre,
   school: users.school,
   status: phaseStudents.result,
+  total: phaseTotalSql,
+  awaitingItems: awaitingItemsSql,
 };
 
 export async function listPhaseStudents(
@@ -89,6 +100,7 @@ export async function listPhaseStudents(
     .innerJoin(users, eq(users.id, phaseStudents.studentId))
     .innerJoin(phases, eq(phases.id, phaseStudents.phaseId))
     .leftJoin(editionStudents, enrolmentJoin)
+    .leftJoin(phaseResults, resultJoin)
     .where(inPhase(phaseId, ownerId, q.where))
     .orderBy(...q.orderBy)
     .limit(q.limit)
@@ -107,6 +119,7 @@ export async function countPhaseStudents(
     .innerJoin(users, eq(users.id, phaseStudents.studentId))
     .innerJoin(phases, eq(phases.id, phaseStudents.phaseId))
     .leftJoin(editionStudents, enrolmentJoin)
+    .leftJoin(phaseResults, resultJoin)
     .where(inPhase(phaseId, ownerId, compileWhere(where, phaseStudentsResource)));
   return row?.n ?? 0;
 }
@@ -165,6 +178,7 @@ export async function findQualifying(
     .innerJoin(users, eq(users.id, phaseStudents.studentId))
     .innerJoin(phases, eq(phases.id, phaseStudents.phaseId))
     .leftJoin(editionStudents, enrolmentJoin)
+    .leftJoin(phaseResults, resultJoin)
     .where(
       inPhase(
         phaseId,

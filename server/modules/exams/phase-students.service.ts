@@ -13,6 +13,7 @@ import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import { parseFilter, parseWhere } from '../../lib/filter/index.js';
+import { phaseCompleteness } from '../results/index.js';
 import { type PhaseContext, requirePhase } from './exams.access.js';
 import { pickFields } from './exams.dto.js';
 import { canSetResults, seesWholeExam } from './exams.policy.js';
@@ -98,6 +99,18 @@ export function phaseStudentsService({ db }: PhaseStudentsDeps) {
     });
   }
 
+  /**
+   * Admission by rule ranks by phase totals, so they must be complete for the grade (or the
+   * whole phase): no item waiting to be marked, no attempt still running. Otherwise
+   * RESULTS_INCOMPLETE says how far they are, and nobody is admitted.
+   */
+  async function assertTotalsComplete(tx: Db, phaseId: string, grade: number | undefined) {
+    const gaps = await phaseCompleteness(tx, phaseId, grade);
+    if (gaps.awaitingItems > 0 || gaps.runningAttempts > 0) {
+      throw new AppError('RESULTS_INCOMPLETE', 'Some results are not complete yet', gaps);
+    }
+  }
+
   return {
     /** The phase's participants with their decision; grade defaults to the exam's first. */
     async listStudents(
@@ -151,34 +164,46 @@ export function phaseStudentsService({ db }: PhaseStudentsDeps) {
       return { failedStudents: failed };
     },
 
-    /** Admits the best `count` of each grade (ties at the cut included) by phase total. */
+    /**
+     * Admits the best `count` of each grade (ties at the cut included) by phase total; refused
+     * while totals are incomplete (RESULTS_INCOMPLETE).
+     */
     async admitTop(
       actor: Actor,
       ids: { examId: string; editionId: string; phaseId: string },
       input: AdmitTopInput,
     ): Promise<AdmitResult> {
       const context = await requirePhase(db, actor, ids.examId, ids.editionId, ids.phaseId);
-      const picked = await changeResults(actor, context, 'admitted', 'top', async (tx) => ({
-        ids: await repo.findQualifying(tx, ids.phaseId, { grade: input.grade, top: input.count }),
-        failed: [],
-      }));
+      const picked = await changeResults(actor, context, 'admitted', 'top', async (tx) => {
+        await assertTotalsComplete(tx, ids.phaseId, input.grade);
+        return {
+          ids: await repo.findQualifying(tx, ids.phaseId, { grade: input.grade, top: input.count }),
+          failed: [],
+        };
+      });
       return { admittedCount: picked.ids.length };
     },
 
-    /** Admits everyone whose phase total is at least `minScore` (of one grade if given). */
+    /**
+     * Admits everyone whose phase total is at least `minScore` (of one grade if given);
+     * refused while totals are incomplete (RESULTS_INCOMPLETE).
+     */
     async admitThreshold(
       actor: Actor,
       ids: { examId: string; editionId: string; phaseId: string },
       input: AdmitThresholdInput,
     ): Promise<AdmitResult> {
       const context = await requirePhase(db, actor, ids.examId, ids.editionId, ids.phaseId);
-      const picked = await changeResults(actor, context, 'admitted', 'threshold', async (tx) => ({
-        ids: await repo.findQualifying(tx, ids.phaseId, {
-          grade: input.grade,
-          minScore: input.minScore,
-        }),
-        failed: [],
-      }));
+      const picked = await changeResults(actor, context, 'admitted', 'threshold', async (tx) => {
+        await assertTotalsComplete(tx, ids.phaseId, input.grade);
+        return {
+          ids: await repo.findQualifying(tx, ids.phaseId, {
+            grade: input.grade,
+            minScore: input.minScore,
+          }),
+          failed: [],
+        };
+      });
       return { admittedCount: picked.ids.length };
     },
   };

@@ -18,7 +18,15 @@ import { pickFields, toPhaseDto } from './exams.dto.js';
 import { canManageExam } from './exams.policy.js';
 import * as repo from './phases.repo.js';
 
-export type PhasesDeps = { db: Db; clock: Clock };
+export type PhasesDeps = {
+  db: Db;
+  clock: Clock;
+  /**
+   * Ends every attempt of the phase's tests still running, in the closing transaction (the
+   * player's; given by the composition root). Returns how many it ended.
+   */
+  endRunningAttempts: (tx: Db, phaseId: string, at: Date) => Promise<number>;
+};
 
 /** Both date fields are marked so the form shows the problem on each (SPEC.md §5). */
 const DATE_FIELDS = { startDate: ['invalid_date'], endDate: ['invalid_date'] };
@@ -46,10 +54,32 @@ export function checkPhaseDates(
   }
 }
 
+const APPEAL_FIELDS = { appealStartDate: ['invalid_date'], appealEndDate: ['invalid_date'] };
+
+/**
+ * The appeal window after a change: both ends set with start before end, or neither (a
+ * phase without appeals). Undefined keeps what is stored.
+ */
+export function appealWindow(
+  input: { appealStartDate?: string | null; appealEndDate?: string | null },
+  stored: { appealStartDate: Date | null; appealEndDate: Date | null },
+): { appealStartDate: Date | null; appealEndDate: Date | null } {
+  const pick = (value: string | null | undefined, kept: Date | null) =>
+    value === undefined ? kept : value === null ? null : new Date(value);
+  const start = pick(input.appealStartDate, stored.appealStartDate);
+  const end = pick(input.appealEndDate, stored.appealEndDate);
+  if ((start === null) !== (end === null) || (start && end && !(start < end))) {
+    throw new AppError('INVALID_PHASE_DATES', 'The appeal window needs a start before its end', {
+      ...APPEAL_FIELDS,
+    });
+  }
+  return { appealStartDate: start, appealEndDate: end };
+}
+
 /** What a closed phase still lets change: nothing but its name. */
 const EDITABLE_WHEN_CLOSED = new Set(['name']);
 
-export function phasesService({ db, clock }: PhasesDeps) {
+export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
   /** Shared by PATCH and POST …/phases/{phaseId}. */
   async function updatePhase(
     actor: Actor,
@@ -68,7 +98,8 @@ export function phasesService({ db, clock }: PhasesDeps) {
       if (row.state === 'closed' && keys.some((k) => !EDITABLE_WHEN_CLOSED.has(k))) {
         throw new AppError('PHASE_CLOSED', 'A closed phase cannot change');
       }
-      const { startDate, endDate, ...rest } = patch;
+      const { startDate, endDate, appealStartDate, appealEndDate, ...rest } = patch;
+      const appeals = appealWindow({ appealStartDate, appealEndDate }, row);
       const start = startDate === undefined ? row.startDate : new Date(startDate);
       const end = endDate === undefined ? row.endDate : new Date(endDate);
       const datesChanged =
@@ -77,7 +108,12 @@ export function phasesService({ db, clock }: PhasesDeps) {
         checkPhaseDates(await repo.findEditionPhases(tx, editionId), start, end, row.id);
       const updated =
         keys.length > 0
-          ? await repo.updatePhase(tx, phaseId, { ...rest, startDate: start, endDate: end })
+          ? await repo.updatePhase(tx, phaseId, {
+              ...rest,
+              ...appeals,
+              startDate: start,
+              endDate: end,
+            })
           : row;
       if (!updated) throw notFound('phase');
       // Moving a phase may change which one is first.
@@ -139,6 +175,7 @@ export function phasesService({ db, clock }: PhasesDeps) {
       if (!canManageExam(access)) throw forbidden();
       const start = new Date(input.startDate);
       const end = new Date(input.endDate);
+      const appeals = appealWindow(input, { appealStartDate: null, appealEndDate: null });
       return db.transaction(async (tx) => {
         if (!(await lockEdition(tx, editionId, 'update'))) throw notFound('edition');
         checkPhaseDates(await repo.findEditionPhases(tx, editionId), start, end);
@@ -150,6 +187,7 @@ export function phasesService({ db, clock }: PhasesDeps) {
           startDate: start,
           endDate: end,
           registrationOpen: input.registrationOpen ?? false,
+          ...appeals,
           ...(input.mediationThreshold === undefined
             ? {}
             : { mediationThreshold: input.mediationThreshold }),
@@ -201,9 +239,13 @@ export function phasesService({ db, clock }: PhasesDeps) {
             'Create the next phase before closing this one',
           );
         }
+        const now = clock.now();
+        // Nothing stays open in a closed phase: attempts still running end now and are
+        // scored before the admitted students are counted and moved on.
+        const ended = await endRunningAttempts(tx, phaseId, now);
         const closed = await repo.updatePhase(tx, phaseId, {
           state: 'closed',
-          closedAt: clock.now(),
+          closedAt: now,
           registrationOpen: false,
         });
         if (!closed) throw notFound('phase');
@@ -215,7 +257,7 @@ export function phasesService({ db, clock }: PhasesDeps) {
           entityType: 'phase',
           entityId: phaseId,
           before: { state: row.state },
-          after: { state: 'closed', nextPhaseId: next.id, admitted, added },
+          after: { state: 'closed', nextPhaseId: next.id, admitted, added, endedAttempts: ended },
         });
         return { ...toPhaseDto(closed, examId), advancedCount: admitted };
       });

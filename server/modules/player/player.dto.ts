@@ -10,13 +10,11 @@ import type {
   SubmittedAnswer,
   TestWindow,
 } from '../../../shared/schemas/player.js';
-import type {
-  AttemptItemRow,
-  AttemptRow,
-  ItemContentRow,
-  ScoringItemRow,
-  StudentTestRow,
-} from './player.repo.js';
+import type { ItemScore, TestResult } from '../results/index.js';
+import type { AttemptItemRow, AttemptRow, ItemContentRow, StudentTestRow } from './player.repo.js';
+
+/** What a player's state needs of its test: the window, and the phase's appeal window. */
+export type TestTimes = Pick<StudentTestRow, 'testId' | 'startDate' | 'endDate' | 'phaseState'>;
 
 /** Whole seconds left until `deadline` (never negative). */
 export const secondsLeft = (deadline: Date, now: Date) =>
@@ -118,27 +116,43 @@ export function newStartJson(
 /** Items with their correct answers and earned points, for a reviewed attempt only. */
 export function toResultItems(
   items: readonly PlayerItem[],
-  rows: readonly AttemptItemRow[],
-  scoring: readonly ScoringItemRow[],
+  keys: readonly { itemId: string; itemCorrectAnswers: number[] | string | null }[],
+  scores: ReadonlyMap<string, ItemScore>,
 ): PlayerResultItem[] {
-  const awarded = new Map(rows.map((r) => [r.itemId, r.awardedScore]));
   // A numeric answer is text in the contract; a driver may hand back a JSON number.
   const correct = new Map(
-    scoring.map((s) => {
-      const value: unknown = s.itemCorrectAnswers;
-      return [s.itemId, typeof value === 'number' ? String(value) : s.itemCorrectAnswers];
+    keys.map((k) => {
+      const value: unknown = k.itemCorrectAnswers;
+      return [k.itemId, typeof value === 'number' ? String(value) : k.itemCorrectAnswers];
     }),
   );
-  return items.map((item) => ({
-    ...item,
-    itemCorrectAnswers: correct.get(item.itemId) ?? null,
-    awardedScore: awarded.get(item.itemId) ?? (item.itemType === 'open' ? null : 0),
-  }));
+  return items.map((item) => {
+    const scored = scores.get(item.itemId);
+    return {
+      ...item,
+      itemCorrectAnswers: correct.get(item.itemId) ?? null,
+      awardedScore: scored?.score ?? null,
+      scoreState: scored?.scoreState ?? null,
+    };
+  });
+}
+
+/** The result fields of a finished attempt (none before it ends). */
+function resultFields(attempt: AttemptRow | undefined, result: TestResult | undefined) {
+  if (attempt?.state !== 'finished' || !result) {
+    return { score: null, scoreState: null, awaitingItems: 0 };
+  }
+  return {
+    score: result.score,
+    scoreState: result.scoreState,
+    awaitingItems: result.awaitingItems,
+  };
 }
 
 export function toPlayerState(
-  test: StudentTestRow,
+  test: TestTimes,
   attempt: AttemptRow | undefined,
+  result: TestResult | undefined,
   now: Date,
 ): PlayerState {
   return {
@@ -148,7 +162,7 @@ export function toPlayerState(
     timer: attempt?.state === 'in_progress' ? secondsLeft(attempt.deadlineAt, now) : 0,
     deadline: attempt ? attempt.deadlineAt.toISOString() : null,
     serverNow: now.toISOString(),
-    score: attempt?.state === 'finished' ? attempt.score : null,
+    ...resultFields(attempt, result),
     finishedAt: attempt?.finishedAt ? attempt.finishedAt.toISOString() : null,
     finishedBy: attempt?.finishedBy ?? null,
   };
@@ -157,25 +171,29 @@ export function toPlayerState(
 function myTestState(
   test: StudentTestRow,
   attempt: AttemptRow | undefined,
-  hasAnswers: boolean,
+  result: TestResult | undefined,
   now: Date,
 ): MyTestState {
-  if (attempt) {
-    if (attempt.state === 'in_progress') return 'in_progress';
-    return attempt.score !== null ? 'result_available' : 'finished';
+  if (attempt?.state === 'in_progress') return 'in_progress';
+  // Points known for at least one item: a result, final, provisional or partly awaiting marks.
+  if (result && result.decidedItems > 0 && (attempt || test.phaseType === 'hybrid')) {
+    return 'result_available';
   }
+  if (attempt) return 'finished';
   const window = testWindow(test, now);
   if (window !== 'closed') return window;
-  return test.phaseType === 'hybrid' && hasAnswers ? 'finished' : 'missed';
+  // A hybrid test with pages handed in has a result row awaiting every mark.
+  return test.phaseType === 'hybrid' && result ? 'finished' : 'missed';
 }
 
 export function toMyTest(
   test: StudentTestRow,
   attempt: AttemptRow | undefined,
-  hasAnswers: boolean,
+  result: TestResult | undefined,
   now: Date,
 ): MyTest {
-  const state = myTestState(test, attempt, hasAnswers, now);
+  const state = myTestState(test, attempt, result, now);
+  const shown = state === 'result_available' && result;
   return {
     testId: test.testId,
     name: test.name,
@@ -193,7 +211,9 @@ export function toMyTest(
     duration: test.durationMinutes,
     totalScore: test.totalScore,
     state,
-    score: state === 'result_available' ? (attempt?.score ?? null) : null,
+    score: shown ? result.score : null,
+    scoreState: shown ? result.scoreState : null,
+    awaitingItems: shown ? result.awaitingItems : 0,
     timer: state === 'in_progress' && attempt ? secondsLeft(attempt.deadlineAt, now) : null,
     finishedAt: attempt?.finishedAt ? attempt.finishedAt.toISOString() : null,
   };
@@ -208,6 +228,22 @@ export function toIncident(attempt: AttemptRow, now: Date): Incident {
     deadline: attempt.deadlineAt.toISOString(),
     timer: attempt.state === 'in_progress' ? secondsLeft(attempt.deadlineAt, now) : 0,
     extraSeconds: attempt.extraSeconds,
+    serverNow: now.toISOString(),
+  };
+}
+
+/** The start answer without its items. */
+export function startHead(test: StudentTestRow, attempt: AttemptRow, now: Date) {
+  return {
+    testId: test.testId,
+    attemptId: attempt.id,
+    state: 'in_progress' as const,
+    timer: secondsLeft(attempt.deadlineAt, now),
+    subject: test.subject,
+    grade: [...test.grades].sort((a, b) => a - b),
+    testName: test.name,
+    startedAt: attempt.startedAt.toISOString(),
+    deadline: attempt.deadlineAt.toISOString(),
     serverNow: now.toISOString(),
   };
 }

@@ -1,5 +1,4 @@
 import { and, asc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { STATEMENT_FILE_PREFIX } from '../../../shared/statement.js';
 import type { Db } from '../../db/client.js';
 import {
@@ -16,18 +15,10 @@ import {
   tests,
   users,
 } from '../../db/schema.js';
+import { jsonText } from '../../lib/json-column.js';
 import { holdRegistration } from '../exams/index.js';
 
 export type AttemptRow = typeof attempts.$inferSelect;
-
-/**
- * A jsonb column read as its JSON text and parsed here: a driver that decodes JSON twice
- * would turn the typed answer "3.5" into the number 3.5 (or "null" into null).
- */
-const jsonText = <T>(column: AnyPgColumn) =>
-  sql<T | null>`${column}::text`.mapWith((text: string | null) =>
-    text === null ? null : (JSON.parse(text) as T),
-  );
 
 /** A test with its competition's names and what decides whether it is this student's. */
 export type StudentTestRow = {
@@ -45,6 +36,8 @@ export type StudentTestRow = {
   phaseName: string;
   phaseType: 'online' | 'hybrid';
   phaseState: 'open' | 'closed';
+  /** The phase's appeal window's end: results stay provisional until then. */
+  appealEndDate: Date | null;
   editionId: string;
   editionName: string;
   examId: string;
@@ -72,6 +65,7 @@ const testFactsColumns = {
   phaseName: phases.name,
   phaseType: phases.type,
   phaseState: phases.state,
+  appealEndDate: phases.appealEndDate,
   editionId: editions.id,
   editionName: editions.name,
   examId: exams.id,
@@ -95,7 +89,7 @@ const studentTestColumns = {
   attemptItemOrder: attempts.itemOrder,
   attemptFinishedAt: attempts.finishedAt,
   attemptFinishedBy: attempts.finishedBy,
-  attemptScore: attempts.score,
+  attemptKeyShownAt: attempts.keyShownAt,
   attemptCreatedAt: attempts.createdAt,
 };
 
@@ -138,7 +132,7 @@ function splitRow(row: StudentTestSelect, forStudent: string): StudentTestWithAt
     attemptItemOrder,
     attemptFinishedAt,
     attemptFinishedBy,
-    attemptScore,
+    attemptKeyShownAt,
     attemptCreatedAt,
     ...test
   } = row;
@@ -160,7 +154,7 @@ function splitRow(row: StudentTestSelect, forStudent: string): StudentTestWithAt
           itemOrder: attemptItemOrder ?? [],
           finishedAt: attemptFinishedAt,
           finishedBy: attemptFinishedBy,
-          score: attemptScore,
+          keyShownAt: attemptKeyShownAt,
           createdAt: attemptCreatedAt,
         };
   return { test, attempt };
@@ -207,7 +201,6 @@ export function playerQueries(db: Db) {
       itemId: answers.questionId,
       submittedAnswer: jsonText<unknown>(answers.submittedAnswer),
       seq: answers.seq,
-      awardedScore: answers.score,
     })
     .from(answers)
     .where(and(eq(answers.testId, testIdParam), eq(answers.studentId, studentId)))
@@ -315,7 +308,6 @@ export type StoredAnswerRow = {
   itemId: string;
   submittedAnswer: unknown;
   seq: number;
-  awardedScore: number | null;
 };
 
 export type AttemptItemRow = {
@@ -327,47 +319,17 @@ export type AttemptItemRow = {
   imageFileId: string | null;
   submittedAnswer: unknown;
   seq: number | null;
-  awardedScore: number | null;
 };
 
-export type ScoringItemRow = {
-  itemId: string;
-  score: number;
-  itemType: 'single' | 'multiple' | 'numeric' | 'open';
-  itemCorrectAnswers: number[] | string | null;
-  /** The student's stored answer to it, if any. */
-  answerId: string | null;
-  submittedAnswer: unknown;
-};
-
-/**
- * What scoring needs, in one read: each item's worth, type and correct answer, with the
- * student's stored answer. Server-side only.
- */
-export async function scoringRows(
-  db: Db,
-  testId: string,
-  forStudent: string,
-): Promise<ScoringItemRow[]> {
+/** Each item's correct answer (server-side only; shown once the test is reviewed). */
+export async function answerKeys(db: Db, testId: string) {
   return db
     .select({
       itemId: testItems.questionId,
-      score: testItems.score,
-      itemType: questions.itemType,
       itemCorrectAnswers: jsonText<number[] | string>(questions.itemCorrectAnswers),
-      answerId: answers.id,
-      submittedAnswer: jsonText<unknown>(answers.submittedAnswer),
     })
     .from(testItems)
     .innerJoin(questions, eq(questions.id, testItems.questionId))
-    .leftJoin(
-      answers,
-      and(
-        eq(answers.testId, testItems.testId),
-        eq(answers.studentId, forStudent),
-        eq(answers.questionId, testItems.questionId),
-      ),
-    )
     .where(eq(testItems.testId, testId));
 }
 
@@ -386,38 +348,90 @@ export async function storedAnswer(db: Db, testId: string, forStudent: string, i
   return row;
 }
 
-/** Writes every answer's automatic score in one statement (null clears it). */
-export async function setAnswerScores(
-  db: Db,
-  scores: readonly { id: string; score: number | null }[],
-): Promise<void> {
-  if (scores.length === 0) return;
-  await db.execute(sql`
-    update ${answers} set score = v.score
-    from jsonb_to_recordset(${JSON.stringify(scores)}::jsonb) as v(id uuid, score numeric)
-    where ${answers.id} = v.id`);
-}
-
-export async function clearAnswerScores(db: Db, testId: string, studentId: string) {
-  await db
-    .update(answers)
-    .set({ score: null })
-    .where(and(eq(answers.testId, testId), eq(answers.studentId, studentId)));
-}
-
 export async function updateAttempt(
   db: Db,
   id: string,
   patch: Partial<
-    Pick<
-      AttemptRow,
-      'state' | 'deadlineAt' | 'extraSeconds' | 'finishedAt' | 'finishedBy' | 'score'
-    >
+    Pick<AttemptRow, 'state' | 'deadlineAt' | 'extraSeconds' | 'finishedAt' | 'finishedBy'>
   >,
 ): Promise<AttemptRow> {
   const [row] = await db.update(attempts).set(patch).where(eq(attempts.id, id)).returning();
   if (!row) throw new Error('attempt vanished');
   return row;
+}
+
+/** How one attempt ends: when, and by whom. */
+export type AttemptEnd = {
+  id: string;
+  finishedAt: Date;
+  finishedBy: NonNullable<AttemptRow['finishedBy']>;
+};
+
+/** Ends running attempts the caller holds locked, in one statement; answers them as ended. */
+export async function endAttempts(db: Db, ends: readonly AttemptEnd[]): Promise<AttemptRow[]> {
+  if (ends.length === 0) return [];
+  const records = ends.map((e) => ({
+    id: e.id,
+    finished_at: e.finishedAt.toISOString(),
+    finished_by: e.finishedBy,
+  }));
+  const result = await db.execute(sql`
+    update ${attempts} set state = 'finished', finished_at = v.finished_at,
+      finished_by = v.finished_by
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+      as v(id uuid, finished_at timestamptz, finished_by text)
+    where ${attempts.id} = v.id and ${attempts.state} = 'in_progress'
+    returning ${attempts.id}`);
+  const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+  if (ids.length === 0) return [];
+  return db.select().from(attempts).where(inArray(attempts.id, ids));
+}
+
+/** The running attempts of a phase's tests, locked for this transaction (closing the phase). */
+export async function lockRunningAttemptsOfPhase(db: Db, phaseId: string): Promise<AttemptRow[]> {
+  return db
+    .select()
+    .from(attempts)
+    .where(
+      and(
+        eq(attempts.state, 'in_progress'),
+        inArray(
+          attempts.testId,
+          db.select({ id: tests.id }).from(tests).where(eq(tests.phaseId, phaseId)),
+        ),
+      ),
+    )
+    .orderBy(asc(attempts.id))
+    .for('update');
+}
+
+/** The state of the test's phase, its row shared until the transaction ends. */
+export async function sharePhaseOfTest(db: Db, testId: string) {
+  const [row] = await db
+    .select({ state: phases.state })
+    .from(phases)
+    .innerJoin(tests, eq(tests.phaseId, phases.id))
+    .where(eq(tests.id, testId))
+    .for('share', { of: phases });
+  return row?.state;
+}
+
+/** Notes, once, that the attempt's student was shown the test's answer key. */
+export async function markKeyShown(db: Db, attemptId: string, at: Date): Promise<void> {
+  await db
+    .update(attempts)
+    .set({ keyShownAt: at })
+    .where(and(eq(attempts.id, attemptId), isNull(attempts.keyShownAt)));
+}
+
+/** Whether any student of the test has been shown its answer key. */
+export async function isKeyShown(db: Db, testId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: attempts.id })
+    .from(attempts)
+    .where(and(eq(attempts.testId, testId), sql`${attempts.keyShownAt} is not null`))
+    .limit(1);
+  return row !== undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, tz } from '../../db/columns.js';
 import { tests } from '../tests/tests.schema.js';
 import { users } from '../users/users.schema.js';
@@ -30,8 +30,9 @@ export const attempts = pgTable(
     itemOrder: uuid('item_order').array().notNull(),
     finishedAt: tz('finished_at'),
     /** Who ended the attempt: the student, the sweeper at the deadline, or staff. */
-    finishedBy: text('finished_by', { enum: ['student', 'sweeper', 'staff'] }),
-    score: numeric('score', { precision: 8, scale: 2, mode: 'number' }),
+    finishedBy: text('finished_by', { enum: ['student', 'sweeper', 'staff', 'closed'] }),
+    /** When the student was first shown the answer key of this test (it can no longer reopen). */
+    keyShownAt: tz('key_shown_at'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -16,6 +16,7 @@ import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { parseFilter, parseWhere } from '../../lib/filter/index.js';
 import { uuidv7 } from '../../lib/ids.js';
+import type { PhaseIds } from '../../lib/route-params.js';
 import { type PhaseContext, requirePhase } from '../exams/index.js';
 import type { FilesService } from './files.service.js';
 import {
@@ -31,7 +32,7 @@ import { preparse } from './questions.filter.js';
 import { canManageQuestions, canSeeCorrectAnswers, canViewQuestions } from './questions.policy.js';
 import * as repo from './questions.repo.js';
 
-export type PhaseParams = { examId: string; editionId: string; phaseId: string };
+export type PhaseParams = PhaseIds;
 export type QuestionsDeps = { db: Db; files: FilesService };
 /** A phase in the actor's scope, with what they may see of its bank. */
 export type BankContext = PhaseContext & { view: QuestionView };

@@ -73,9 +73,10 @@ describe('generateTest (properties)', () => {
     );
   });
 
-  it('scores sum exactly to the total, each at least a cent, hard above easy', () => {
+  it('scores sum exactly to the total, each at least a cent, weighted: hard never below easy', () => {
     fc.assert(
-      fc.property(feasibleArb, (input) => {
+      fc.property(feasibleArb, fc.boolean(), (drawn, weightByDifficulty) => {
+        const input = { ...drawn, weightByDifficulty };
         const items = itemsOf(input);
         const sum = items.reduce((s, i) => s + cents(i.score), 0);
         expect(sum).toBe(cents(input.totalScore));
@@ -86,8 +87,8 @@ describe('generateTest (properties)', () => {
         }
         const easy = items.filter((i) => i.difficulty === 'low').map((i) => i.score);
         const hard = items.filter((i) => i.difficulty === 'hard').map((i) => i.score);
-        if (easy.length && hard.length) {
-          expect(Math.min(...hard)).toBeGreaterThan(Math.max(...easy));
+        if (weightByDifficulty && easy.length && hard.length) {
+          expect(Math.min(...hard)).toBeGreaterThanOrEqual(Math.max(...easy));
         }
       }),
     );
@@ -174,9 +175,41 @@ describe('generateTest (examples)', () => {
     }
   });
 
-  it('gives the leftover cents to the last items', () => {
-    expect(shareScores(['low', 'low', 'low'], 10)).toEqual([3.33, 3.33, 3.34]);
-    expect(shareScores(['low', 'medium', 'hard'], 100)).toEqual([16.66, 33.33, 50.01]);
+  it('shares the total equally in whole or half points, the points left over to the last items', () => {
+    expect(shareScores(['low', 'low', 'low'], 10)).toEqual([3, 3, 4]);
+    expect(shareScores(['low', 'medium', 'hard'], 100)).toEqual([33, 33, 34]);
+    expect(shareScores(Array(12).fill('medium'), 100)).toEqual([...Array(8).fill(8), 9, 9, 9, 9]);
+    expect(shareScores(['low', 'low', 'hard', 'hard'], 10)).toEqual([2.5, 2.5, 2.5, 2.5]);
+    expect(shareScores(['low', 'low', 'low', 'low'], 28)).toEqual([7, 7, 7, 7]);
+    // Fewer points than items: halves, then smaller steps, never an item worth nothing.
+    expect(shareScores(['low', 'low', 'low', 'low'], 3)).toEqual([0.5, 0.5, 1, 1]);
+    expect(shareScores(['low', 'low', 'low'], 0.05)).toEqual([0.01, 0.02, 0.02]);
+  });
+
+  it('weights by difficulty only when asked', () => {
+    expect(shareScores(['low', 'medium', 'hard'], 100, true)).toEqual([17, 33, 50]);
+    expect(shareScores(['low', 'hard'], 10, true)).toEqual([2.5, 7.5]);
+  });
+
+  it('always sums exactly to the total, every item worth something, equal shares within one step', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('low' as const, 'medium' as const, 'hard' as const), {
+          minLength: 1,
+          maxLength: 60,
+        }),
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.boolean(),
+        (difficulties, totalCents, weighted) => {
+          fc.pre(totalCents >= difficulties.length * (weighted ? 3 : 1));
+          const shares = shareScores(difficulties, totalCents / 100, weighted);
+          const cents = shares.map((s) => Math.round(s * 100));
+          expect(cents.reduce((a, b) => a + b, 0)).toBe(totalCents);
+          expect(cents.every((c) => c > 0)).toBe(true);
+          if (!weighted) expect(Math.max(...cents) - Math.min(...cents)).toBeLessThanOrEqual(100);
+        },
+      ),
+    );
   });
 
   it('changes the draw with the seed', () => {

@@ -16,6 +16,8 @@ export type GenerateInput = {
   /** The test's total, with at most 2 decimals. */
   totalScore: number;
   seed: string;
+  /** Share the total by difficulty rather than equally. */
+  weightByDifficulty?: boolean;
 };
 export type GeneratedItem = {
   questionId: string;
@@ -124,26 +126,69 @@ function pickSpread(
   return picked;
 }
 
+/** Steps an item's worth may be a multiple of, largest first: whole points, halves, … cents. */
+const STEPS_IN_CENTS = [100, 50, 25, 10, 5, 1] as const;
+
 /**
- * Shares `totalScore` out by weight (easy 1, medium 2, hard 3) in cents: each item gets the
- * floor of its share and the leftover cents go one each to the last items, so the scores sum
- * exactly to the total and a hard item is worth more than an easy one.
+ * Shares `cents` out by `weights` in multiples of `step`, largest remainders first (the later,
+ * harder item among equals); undefined when an item would get nothing.
  */
-export function shareScores(difficulties: readonly Difficulty[], totalScore: number): number[] {
-  const cents = Math.round(totalScore * 100);
-  const weights = difficulties.map((d) => DIFFICULTY_WEIGHTS[d]);
+function shareInSteps(cents: number, weights: readonly number[], step: number) {
+  if (cents % step !== 0) return undefined;
+  const units = cents / step;
   const totalWeight = weights.reduce((a, b) => a + b, 0);
-  if (totalWeight === 0) return [];
-  const shares = weights.map((w) => Math.floor((cents * w) / totalWeight));
-  let left = cents - shares.reduce((a, b) => a + b, 0);
-  for (let i = shares.length - 1; left > 0 && i >= 0; i--, left--) {
+  const exact = weights.map((w) => (units * w) / totalWeight);
+  const shares = exact.map(Math.floor);
+  let left = units - shares.reduce((a, b) => a + b, 0);
+  const order = exact
+    .map((e, i) => ({ i, rest: e - Math.floor(e) }))
+    .sort((a, b) => b.rest - a.rest || b.i - a.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
     shares[i] = (shares[i] ?? 0) + 1;
+    left -= 1;
   }
-  return shares.map((c) => c / 100);
+  if (shares.some((share) => share === 0)) return undefined;
+  return shares.map((share) => (share * step) / 100);
+}
+
+/**
+ * Shares `totalScore` out over items given easy first, hard last. Equally by default: in equal
+ * whole or half points when the total divides so, else in whole points (or the largest of
+ * halves, quarters, … cents that gives every item something) with the points left over going
+ * one each to the last, hardest items. With `weighted`, by difficulty (easy 1, medium 2,
+ * hard 3) in the same steps. The shares always sum exactly to the total.
+ */
+export function shareScores(
+  difficulties: readonly Difficulty[],
+  totalScore: number,
+  weighted = false,
+): number[] {
+  if (difficulties.length === 0) return [];
+  const cents = Math.round(totalScore * 100);
+  const weights = difficulties.map((d) => (weighted ? DIFFICULTY_WEIGHTS[d] : 1));
+  const totalWeight = weights.reduce((a, b) => a + b, 0);
+  // Exact shares in whole or half points, when the total divides so.
+  for (const step of [100, 50]) {
+    if (cents % step === 0 && weights.every((w) => ((cents / step) * w) % totalWeight === 0)) {
+      return weights.map((w) => (cents * w) / totalWeight / 100);
+    }
+  }
+  for (const step of STEPS_IN_CENTS) {
+    const shares = shareInSteps(cents, weights, step);
+    if (shares) return shares;
+  }
+  return [];
 }
 
 /** The test's items, or what the bank lacks for the requested counts. */
-export function generateTest({ bank, counts, totalScore, seed }: GenerateInput): GenerateResult {
+export function generateTest({
+  bank,
+  counts,
+  totalScore,
+  seed,
+  weightByDifficulty = false,
+}: GenerateInput): GenerateResult {
   const unique = [...new Map(bank.map((q) => [q.id, q])).values()].sort((a, b) =>
     a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
   );
@@ -163,6 +208,7 @@ export function generateTest({ bank, counts, totalScore, seed }: GenerateInput):
   const scores = shareScores(
     picked.map((q) => q.difficulty),
     totalScore,
+    weightByDifficulty,
   );
   return {
     ok: true,

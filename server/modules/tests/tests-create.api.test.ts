@@ -333,13 +333,20 @@ describe('POST …/tests', () => {
       mediumCount: 'not_positive',
       hardCount: 'not_positive',
     });
-    // 2 decimals at most, and at least 0.01 per unit of weight (here 2 + 2 + 3 = 7).
+    // 2 decimals at most, and at least 0.01 per question (4 here), or per unit of weight when
+    // weighted by difficulty (2 + 2 + 3 = 7).
     expect(await issues(testBody({ totalScore: 10.005 }))).toEqual({ totalScore: 'invalid' });
-    expect(await issues(testBody({ totalScore: 0.06 }))).toEqual({ totalScore: 'invalid' });
+    expect(await issues(testBody({ totalScore: 0.03 }))).toEqual({ totalScore: 'invalid' });
+    expect(await issues(testBody({ totalScore: 0.06, weightByDifficulty: true }))).toEqual({
+      totalScore: 'invalid',
+    });
+    expect(await issues(testBody({ weightByDifficulty: 'yes' }))).toEqual({
+      weightByDifficulty: 'invalid',
+    });
     expect(await issues(testBody({ grades: [13] }))).toEqual({ 'grades.0': 'invalid' });
     expect(await issues(testBody({ name: 'x'.repeat(201) }))).toEqual({ name: 'too_long' });
     expect(await issues({ ...testBody(), seed: 'chosen' })).toEqual({ '': 'invalid' });
-    const res = await kit.call('POST', w.testsUrl, admin.headers, testBody({ totalScore: 0.07 }));
+    const res = await kit.call('POST', w.testsUrl, admin.headers, testBody({ totalScore: 0.04 }));
     expect(res.statusCode).toBe(201);
   });
 });

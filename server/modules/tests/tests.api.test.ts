@@ -223,16 +223,17 @@ describe('reading tests', () => {
       const res = await kit.call('GET', `${w.testsUrl}/${w.five._id}/details`, who.headers);
       expect(res.statusCode).toBe(200);
       const details = res.json() as TestDetails;
-      // Weights 1 : 2 : 3 of 100 points: 16.66, 33.33 and 50.01 (the last takes the cent).
+      // 100 points over three items, in whole points: 33, 33 and 34 (the hardest takes the
+      // point left over).
       expect(details.assignedItems).toEqual([
-        { itemId: w.ids.single, score: 16.66 },
-        { itemId: w.ids.numeric, score: 33.33 },
-        { itemId: w.ids.open, score: 50.01 },
+        { itemId: w.ids.single, score: 33 },
+        { itemId: w.ids.numeric, score: 33 },
+        { itemId: w.ids.open, score: 34 },
       ]);
       expect(details.items.map((i) => [i._id, i.itemCorrectAnswers, i.score])).toEqual([
-        [w.ids.single, [0], 16.66],
-        [w.ids.numeric, '42', 33.33],
-        [w.ids.open, null, 50.01],
+        [w.ids.single, [0], 33],
+        [w.ids.numeric, '42', 33],
+        [w.ids.open, null, 34],
       ]);
       expect(details).toMatchObject({
         grades: [5],

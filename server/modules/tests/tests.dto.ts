@@ -34,6 +34,7 @@ export function toTestDto(row: TestListRow, scope: TestScope): Test {
     mediumCount: row.mediumCount,
     hardCount: row.hardCount,
     published: row.published,
+    weightByDifficulty: row.weightByDifficulty,
     seed: row.seed,
     itemCount: row.itemCount,
     createdAt: row.createdAt.toISOString(),

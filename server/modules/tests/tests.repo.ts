@@ -120,6 +120,20 @@ export async function findTest(
   return row ? flatten(row) : undefined;
 }
 
+/** Sets each item's worth in the test, in one statement. */
+export async function setItemScores(
+  db: Db,
+  testId: string,
+  assigned: readonly { itemId: string; score: number }[],
+): Promise<void> {
+  if (assigned.length === 0) return;
+  const records = assigned.map((a) => ({ question_id: a.itemId, score: a.score }));
+  await db.execute(sql`
+    update ${testItems} set score = v.score
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as v(question_id uuid, score numeric)
+    where ${testItems.testId} = ${testId} and ${testItems.questionId} = v.question_id`);
+}
+
 /** Deletes the test; its grades and items go with it (ON DELETE CASCADE). */
 export async function deleteTest(db: Db, testId: string): Promise<void> {
   await db.delete(tests).where(eq(tests.id, testId));

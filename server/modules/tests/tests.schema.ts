@@ -32,6 +32,8 @@ export const tests = pgTable(
     mediumCount: integer('medium_count').notNull().default(0),
     hardCount: integer('hard_count').notNull().default(0),
     seed: text('seed').notNull(),
+    /** Share the total by difficulty (easy 1, medium 2, hard 3) instead of equally. */
+    weightByDifficulty: boolean('weight_by_difficulty').notNull().default(false),
     published: boolean('published').notNull().default(false),
     createdBy: uuid('created_by').references(() => users.id),
     createdAt: createdAt(),

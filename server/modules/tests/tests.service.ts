@@ -4,16 +4,20 @@ import type {
   TestCreate,
   TestDetails,
   TestPaper,
+  TestPointsInput,
+  TestPointsResult,
   TestPreview,
   TestPublishResult,
 } from '../../../shared/schemas/tests.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
-import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, fieldError, forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
+import type { PhaseIds } from '../../lib/route-params.js';
 import { type PhaseContext, requirePhase, syncAllPublished } from '../exams/index.js';
 import type { FilesService } from '../questions/index.js';
+import { hasMarkedItems, rescoreTest } from '../results/index.js';
 import { generateTest } from './generate-test.js';
 import type { PdfPrinter } from './pdf.js';
 import { paperImageIds, renderTestPaper } from './test-paper.js';
@@ -27,7 +31,7 @@ import {
 import { canManageTests, canSeeCorrectAnswers, canViewTests } from './tests.policy.js';
 import * as repo from './tests.repo.js';
 
-export type PhaseParams = { examId: string; editionId: string; phaseId: string };
+export type PhaseParams = PhaseIds;
 export type TestParams = PhaseParams & { testId: string };
 
 export type TestsDeps = {
@@ -126,6 +130,7 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
           counts: { low: input.easyCount, medium: input.mediumCount, hard: input.hardCount },
           totalScore: input.totalScore,
           seed: testSeed,
+          weightByDifficulty: input.weightByDifficulty ?? false,
         });
         if (!drawn.ok) {
           throw new AppError(
@@ -156,6 +161,7 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
               easyCount: input.easyCount,
               mediumCount: input.mediumCount,
               hardCount: input.hardCount,
+              weightByDifficulty: input.weightByDifficulty ?? false,
               seed: testSeed,
               createdBy: actor.id,
             },
@@ -255,6 +261,63 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
             items: items.map((i) => ({ questionId: i.questionId, score: i.score })),
           },
         });
+      });
+    },
+
+    /**
+     * Sets each item's points (SPEC.md §3 assignedItems): every item once, adding up to the
+     * test's total. Attempts already scored are scored again in the same transaction, so
+     * totals and admissions never see a mix; items marked by people keep their marks, and
+     * their worth cannot change (ITEM_ALREADY_MARKED). Audited.
+     */
+    async setItemPoints(
+      actor: Actor,
+      p: TestParams,
+      input: TestPointsInput,
+    ): Promise<TestPointsResult> {
+      const ctx = await requireTests(actor, p, 'manage');
+      return db.transaction(async (tx) => {
+        const phase = await repo.lockPhase(tx, ctx.phase.id);
+        if (!phase) throw notFound('phase');
+        const row = await repo.findTest(tx, phase.id, p.testId, true);
+        if (!row) throw notFound('test');
+        if (phase.state === 'closed') throw phaseClosed();
+        const items = await repo.findTestItems(tx, row.id);
+        const wanted = new Map(input.assignedItems.map((a) => [a.itemId, a.score]));
+        if (wanted.size !== items.length || items.some((i) => !wanted.has(i.questionId))) {
+          throw validationFailed([{ code: 'invalid', path: ['assignedItems'] }]);
+        }
+        const sum = [...wanted.values()].reduce((n, score) => n + Math.round(score * 100), 0);
+        if (sum !== Math.round(row.totalScore * 100)) {
+          throw validationFailed([{ code: 'score_sum', path: ['assignedItems'] }]);
+        }
+        const changed = items.filter((i) => wanted.get(i.questionId) !== Number(i.score));
+        if (
+          await hasMarkedItems(
+            tx,
+            row.id,
+            changed.map((i) => i.questionId),
+          )
+        ) {
+          throw new AppError('ITEM_ALREADY_MARKED', 'People have marked an answer of the item');
+        }
+        const assigned = changed.map((i) => ({
+          itemId: i.questionId,
+          score: wanted.get(i.questionId) ?? 0,
+        }));
+        await repo.setItemScores(tx, row.id, assigned);
+        const rescored = await rescoreTest(tx, row.id, new Date());
+        if (changed.length > 0) {
+          await appendAudit(tx, {
+            actorId: actor.id,
+            action: 'test.points',
+            entityType: 'test',
+            entityId: row.id,
+            before: changed.map((i) => ({ itemId: i.questionId, score: Number(i.score) })),
+            after: { assignedItems: assigned, rescored },
+          });
+        }
+        return { rescoredItems: rescored.changedItems, rescoredStudents: rescored.students };
       });
     },
 

@@ -60,6 +60,7 @@ export function toTestStudentDto(row: TestStudentRow): TestStudent {
     studentCentre: row.studentCentre,
     status: isStatus(row.status) ? row.status : 'not_started',
     score: row.score === null ? null : Number(row.score),
+    awaitingItems: row.awaitingItems === null ? null : Number(row.awaitingItems),
     answeredItems: Number(row.answeredItems),
     fileCount: Number(row.fileCount),
   };

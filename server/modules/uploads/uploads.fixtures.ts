@@ -4,6 +4,7 @@ import { makeEdition, makeEnrolment, makeExam, makePhase } from '../../db/factor
 import { attempts, questions, testGrades, testItems, tests } from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { TestApp } from '../../test/app.js';
+import { scoreEndedAttempts } from '../results/index.js';
 
 /** Helpers for the upload-mgmt API tests: people, a competition with tests, sample files. */
 
@@ -305,26 +306,33 @@ export function uploadsKit(t: TestApp) {
     };
   }
 
-  /** An online attempt, as the player leaves it. */
+  /**
+   * An online attempt, as the player leaves it: a finished one is scored by the results
+   * module from the answers stored before it (write them first).
+   */
   async function makeAttempt(
     testId: string,
     studentId: string,
     state: 'in_progress' | 'finished',
-    score: number | null,
     itemOrder: string[],
   ) {
+    const id = uuidv7();
     await db.insert(attempts).values({
-      id: uuidv7(),
+      id,
       testId,
       studentId,
       state,
       startedAt: new Date(DURING),
       deadlineAt: new Date(HYBRID_END),
       itemOrder,
-      score,
       finishedAt: state === 'finished' ? new Date(DURING) : null,
       finishedBy: state === 'finished' ? 'student' : null,
     });
+    if (state === 'finished') {
+      await db.transaction((tx) =>
+        scoreEndedAttempts(tx, [{ attemptId: id, testId, studentId }], new Date(DURING)),
+      );
+    }
   }
 
   return { call, q, person, world, makeTest, makeAttempt };

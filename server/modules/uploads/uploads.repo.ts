@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   answers,
@@ -11,6 +11,7 @@ import {
   phases,
   questions,
   testItems,
+  testResults,
   tests,
   users,
 } from '../../db/schema.js';
@@ -21,6 +22,7 @@ import {
   type ParsedFilter,
   type WhereNode,
 } from '../../lib/filter/index.js';
+import { jsonText } from '../../lib/json-column.js';
 
 export type AnswerRow = typeof answers.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
@@ -104,7 +106,7 @@ const enrolmentJoin = (editionId: string) =>
 
 /** Correlated subqueries on this student's attempt and answers of the test. */
 function progressSql(test: TestRef) {
-  const mine = (table: typeof attempts | typeof answers) =>
+  const mine = (table: typeof attempts | typeof answers | typeof testResults) =>
     sql`${table.testId} = ${test.id}::uuid and ${table.studentId} = ${phaseStudents.studentId}`;
   const fileCount = sql<number>`(select coalesce(sum(cardinality(${answers.fileIds})), 0)::int
     from ${answers} where ${mine(answers)})`;
@@ -116,13 +118,15 @@ function progressSql(test: TestRef) {
       ? sql<string>`coalesce((select ${attempts.state} from ${attempts} where ${mine(attempts)}),
           'not_started')`
       : sql<string>`case when ${fileCount} > 0 then 'uploaded' else 'not_started' end`;
-  // Hybrid marks live with the reviews; until they exist a hybrid test has no score.
-  const score =
-    test.phaseType === 'online'
-      ? sql<number | null>`(select ${attempts.score}::float8 from ${attempts}
-          where ${mine(attempts)} and ${attempts.state} = 'finished')`
-      : sql<number | null>`null::float8`;
-  return { fileCount, answeredItems, status, score };
+  // The points the results module knows, once any item of the test is decided for this
+  // student (a hybrid test has none until it is marked), and the items still to mark.
+  const result = (column: typeof testResults.points | typeof testResults.awaitingItems) =>
+    sql`(select ${column} from ${testResults} where ${mine(testResults)}
+      and exists (select 1 from ${answers} where ${mine(answers)}
+        and ${answers.scoreState} = 'decided'))`;
+  const score = sql<number | null>`${result(testResults.points)}::float8`;
+  const awaitingItems = sql<number | null>`${result(testResults.awaitingItems)}::int`;
+  return { fileCount, answeredItems, status, score, awaitingItems };
 }
 
 /** `GET …/tests/{testId}/students?filter=`: the allow-list, built for this test. */
@@ -143,6 +147,7 @@ export function testStudentsResource(test: TestRef): ListResource {
       studentCentre: { column: editionStudents.studentCentre, type: 'string' },
       status: { column: p.status, type: 'string' },
       score: { column: p.score, type: 'number' },
+      awaitingItems: { column: p.awaitingItems, type: 'number' },
       answeredItems: { column: p.answeredItems, type: 'number' },
       fileCount: { column: p.fileCount, type: 'number' },
     },
@@ -161,6 +166,7 @@ export type TestStudentRow = {
   studentCentre: string | null;
   status: string;
   score: number | null;
+  awaitingItems: number | null;
   answeredItems: number;
   fileCount: number;
 };
@@ -178,6 +184,7 @@ function studentColumns(test: TestRef) {
     studentCentre: editionStudents.studentCentre,
     status: p.status,
     score: p.score,
+    awaitingItems: p.awaitingItems,
     answeredItems: p.answeredItems,
     fileCount: p.fileCount,
   };
@@ -257,7 +264,7 @@ export async function findTestItems(db: Db, testId: string): Promise<ItemRow[]> 
       itemQ: questions.itemQ,
       itemType: questions.itemType,
       itemAnswers: questions.itemAnswers,
-      itemCorrectAnswers: questions.itemCorrectAnswers,
+      itemCorrectAnswers: jsonText<number[] | string>(questions.itemCorrectAnswers),
       imageFileId: questions.imageFileId,
       difficulty: questions.difficulty,
     })
@@ -290,9 +297,15 @@ export async function findItemOrder(
   return row?.itemOrder;
 }
 
+/** Every column of an answer, its submitted answer read as JSON text (see `jsonText`). */
+const answerColumns = {
+  ...getTableColumns(answers),
+  submittedAnswer: jsonText<unknown>(answers.submittedAnswer),
+};
+
 export async function findAnswers(db: Db, testId: string, studentId: string) {
   return db
-    .select()
+    .select(answerColumns)
     .from(answers)
     .where(and(eq(answers.testId, testId), eq(answers.studentId, studentId)));
 }
@@ -303,7 +316,7 @@ export async function findAnswer(
   answerId: string,
 ): Promise<AnswerRow | undefined> {
   const [row] = await db
-    .select()
+    .select(answerColumns)
     .from(answers)
     .where(and(eq(answers.id, answerId), eq(answers.testId, testId)));
   return row;
@@ -331,46 +344,11 @@ export async function sharePhase(db: Db, phaseId: string) {
   return row;
 }
 
-/** The student's answer to the item, created empty if missing, locked for update. */
-export async function lockOrCreateAnswer(
-  db: Db,
-  row: { id: string; testId: string; studentId: string; questionId: string },
-): Promise<AnswerRow> {
-  await db
-    .insert(answers)
-    .values(row)
-    .onConflictDoNothing({ target: [answers.testId, answers.studentId, answers.questionId] });
-  const [locked] = await db
-    .select()
-    .from(answers)
-    .where(
-      and(
-        eq(answers.testId, row.testId),
-        eq(answers.studentId, row.studentId),
-        eq(answers.questionId, row.questionId),
-      ),
-    )
-    .for('update');
-  if (!locked) throw new Error('answer not created');
-  return locked;
-}
-
 export async function lockAnswer(db: Db, answerId: string): Promise<AnswerRow | undefined> {
-  const [row] = await db.select().from(answers).where(eq(answers.id, answerId)).for('update');
-  return row;
-}
-
-export async function setAnswerFiles(
-  db: Db,
-  answerId: string,
-  fileIds: string[],
-  enteredBy: string | null,
-): Promise<AnswerRow> {
   const [row] = await db
-    .update(answers)
-    .set({ fileIds, enteredBy, updatedAt: sql`now()` })
+    .select(answerColumns)
+    .from(answers)
     .where(eq(answers.id, answerId))
-    .returning();
-  if (!row) throw new Error('answer not updated');
+    .for('update');
   return row;
 }

@@ -22,6 +22,7 @@ import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { holdRegistration } from '../exams/index.js';
+import { openHybridAnswer, setHybridAnswerFiles } from '../results/index.js';
 import { toAnswerDto, toAnswerFileDto, toUploadTestDto } from './uploads.dto.js';
 import type { Upload } from './uploads.http.js';
 import {
@@ -234,7 +235,7 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
           if (!(await holdRegistration(tx, scope.test.phaseId, studentId))) {
             throw notFound('student');
           }
-          const answer = await repo.lockOrCreateAnswer(tx, {
+          const answer = await openHybridAnswer(tx, {
             id: uuidv7(),
             testId: scope.test.id,
             studentId,
@@ -265,11 +266,12 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
           );
           const isStaffEntry = scope.role === 'manager';
           const fileIds = [...answer.fileIds, ...kept.map((f) => f.id)];
-          const updated = await repo.setAnswerFiles(
+          const updated = await setHybridAnswerFiles(
             tx,
-            answer.id,
+            answer,
             fileIds,
             isStaffEntry ? actor.id : answer.enteredBy,
+            receivedAt,
           );
           if (isStaffEntry) {
             await appendAudit(tx, {
@@ -317,7 +319,7 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
         if (new Set(wanted).size !== wanted.length || wanted.some((id) => !current.has(id))) {
           throw fieldError({ answerFiles: ['invalid'] }, 'Only files of this answer, once each');
         }
-        const updated = await repo.setAnswerFiles(tx, answer.id, wanted, answer.enteredBy);
+        const updated = await setHybridAnswerFiles(tx, answer, wanted, answer.enteredBy, now);
         if (scope.role === 'manager') {
           await appendAudit(tx, {
             actorId: actor.id,
