@@ -121,7 +121,10 @@ export type Reconciliation = {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Compares what the students had acknowledged with the `answers` rows of a test. */
+/**
+ * Compares what the students had acknowledged with the answers stored for a test. A row with
+ * seq 0 holds no answer: the finish gives every item never answered a row for its score.
+ */
 export async function reconcile(
   pool: pg.Pool,
   testId: string,
@@ -132,9 +135,10 @@ export async function reconcile(
     question_id: string;
     seq: number;
     submitted_answer: unknown;
-  }>('select student_id, question_id, seq, submitted_answer from answers where test_id = $1', [
-    testId,
-  ]);
+  }>(
+    'select student_id, question_id, seq, submitted_answer from answers where test_id = $1 and seq > 0',
+    [testId],
+  );
   const stored = new Map(rows.map((row) => [`${row.student_id}|${row.question_id}`, row]));
   const out: Reconciliation = {
     acknowledged: 0,

@@ -457,9 +457,11 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     const reconciliation = await reconcile(pool, testId, students);
     const attemptRow = (
       await pool.query<{ finished: string; scored: string }>(
-        `select count(*) filter (where state = 'finished') as finished,
-                count(*) filter (where state = 'finished' and score is not null) as scored
-           from attempts where test_id = $1`,
+        `select count(*) filter (where at.state = 'finished') as finished,
+                count(*) filter (where at.state = 'finished' and tr.test_id is not null) as scored
+           from attempts at
+           left join test_results tr on tr.test_id = at.test_id and tr.student_id = at.student_id
+          where at.test_id = $1`,
         [testId],
       )
     ).rows[0];
