@@ -44,6 +44,9 @@ export const ERROR_CODES = [
   'ANSWER_KEY_SHOWN',
   'RESULTS_INCOMPLETE',
   'ITEM_ALREADY_MARKED',
+  'RULES_OUTCOME_CHANGED',
+  'RESULTS_NOT_FINAL',
+  'DIPLOMA_JOB_NOT_READY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -93,6 +96,12 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   RESULTS_INCOMPLETE: 409,
   /** Changing an item's worth once people have marked one of its answers. */
   ITEM_ALREADY_MARKED: 409,
+  /** Applying rules whose outcome is no longer the one the dry run showed: run it again. */
+  RULES_OUTCOME_CHANGED: 409,
+  /** Diplomas before the phase is closed (closing makes results and prizes final). */
+  RESULTS_NOT_FINAL: 409,
+  /** A diploma ZIP asked for before its job is done. */
+  DIPLOMA_JOB_NOT_READY: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */
