@@ -111,7 +111,7 @@ const SHEET_ROWS = [
 /** Waits for a value; the machine running the journeys may be busy, so up to 15 s. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
-// The question bank: import, add with a formula, edit, filter, bulk delete, markers, rights.
+// The question bank: import, add with a formula, edit, filter, bulk delete, the question's teachers, rights.
 describe.skipIf(!hasChromium)('question bank in the browser', () => {
   let podium: Podium;
   let browser: Browser;
@@ -572,7 +572,7 @@ describe.skipIf(!hasChromium)('question bank in the browser', () => {
     }, `/api/v1/resource-mgmt/exams/${ids.examId}/editions/${ids.editionId}/phases/${phaseId}/items/${questionId}`);
     expect(sent).toBeNull();
 
-    // The markers pages are read-only for staff.
+    // The pages of a question's teachers are read-only for staff.
     await page.getByRole('button', { name: /^More for: Calculați suma/ }).click();
     await page.getByRole('menuitem', { name: 'Reviewers' }).click();
     await page.waitForURL(/\/corectori$/);

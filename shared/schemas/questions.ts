@@ -22,8 +22,8 @@ export const MAX_DISCIPLINE_LENGTH = 100;
 export const MAX_NUMERIC_ANSWER_LENGTH = 50;
 /** Most stored images one question (statement and options) may show. */
 export const MAX_QUESTION_IMAGES = 20;
-/** Most teachers named in one mediator/grader call, and most graders of one question. */
-export const MAX_GRADERS = 20;
+/** Most teachers named in one mediator/reviewer call, and most reviewers of one question. */
+export const MAX_REVIEWERS = 20;
 /** Most ids in one bulk delete. */
 export const MAX_BULK_QUESTIONS = 500;
 /** Most data rows in one spreadsheet import. */
@@ -242,7 +242,7 @@ export type QuestionPatch = z.output<typeof questionPatchSchema>;
 /**
  * `POST|DELETE …/items/{questionId}/teachers` (SPEC.md §5). POST adds: the mediator when one
  * is named, and each grading teacher (appended). DELETE removes the named mediator (sent with
- * an empty grading list) or the named graders (sent with an empty mediator).
+ * an empty grading list) or the named reviewers (sent with an empty mediator).
  */
 export const questionTeachersSchema = z
   .object({
@@ -253,7 +253,7 @@ export const questionTeachersSchema = z
       .transform((v) => v || null),
     gradingTeachers: z
       .array(uuidField(), { error: 'invalid' })
-      .max(MAX_GRADERS, 'too_long')
+      .max(MAX_REVIEWERS, 'too_long')
       .default([]),
   })
   .strict();

@@ -1,5 +1,5 @@
 import type { FieldCode } from '../../../shared/errors.js';
-import { MAX_GRADERS, type Question } from '../../../shared/schemas/questions.js';
+import { MAX_REVIEWERS, type Question } from '../../../shared/schemas/questions.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
@@ -15,8 +15,8 @@ const refuse = (field: keyof TeachersChange, code: FieldCode) =>
   fieldError({ [field]: [code] }, 'Invalid teacher assignment');
 
 /**
- * The markers of a question (SPEC.md §5): one mediator and the grading teachers (reviewers).
- * The mediator settles disagreements between graders, so nobody is both on one question.
+ * The teachers of a question (SPEC.md §5): one mediator and the grading teachers (reviewers).
+ * The mediator settles disagreements between reviewers, so nobody is both on one question.
  */
 export function questionTeachersService({ db, questions }: QuestionTeachersDeps) {
   async function change(
@@ -33,14 +33,14 @@ export function questionTeachersService({ db, questions }: QuestionTeachersDeps)
     return db.transaction(async (tx) => {
       const row = await repo.lockQuestion(tx, ctx.phase.id, questionId);
       if (!row) throw notFound('question');
-      const graders = (await repo.findGraders(tx, [questionId])).get(questionId) ?? [];
+      const reviewers = (await repo.findReviewers(tx, [questionId])).get(questionId) ?? [];
       const named = [...new Set(body.gradingTeachers.map((id) => id.toLowerCase()))];
       let mediator = row.mediatorTeacherId;
-      let nextGraders = graders;
+      let nextReviewers = reviewers;
       if (mode === 'add') {
         const newMediator = body.mediatorTeacher?.toLowerCase() ?? null;
         const isMediatorChange = newMediator !== null && newMediator !== mediator;
-        const added = named.filter((id) => !graders.includes(id));
+        const added = named.filter((id) => !reviewers.includes(id));
         // Teachers already in place stay even if inactive since; new ones must be active.
         const active = await repo.findActiveTeachers(tx, [
           ...added,
@@ -53,43 +53,43 @@ export function questionTeachersService({ db, questions }: QuestionTeachersDeps)
           throw refuse('gradingTeachers', 'teacher_not_found');
         }
         if (newMediator) mediator = newMediator;
-        nextGraders = [...graders, ...added];
-        if (nextGraders.length > MAX_GRADERS) throw refuse('gradingTeachers', 'too_long');
-        // The mediator settles the graders' disagreements; as one of the graders they would
+        nextReviewers = [...reviewers, ...added];
+        if (nextReviewers.length > MAX_REVIEWERS) throw refuse('gradingTeachers', 'too_long');
+        // The mediator settles the reviewers' disagreements; as one of the reviewers they would
         // settle a disagreement with themselves, and the answer would lose its second,
         // independent mark. The refusal lands on the side this call changed.
-        if (mediator && isMediatorChange && graders.includes(mediator)) {
+        if (mediator && isMediatorChange && reviewers.includes(mediator)) {
           throw refuse('mediatorTeacher', 'invalid');
         }
         if (mediator && added.includes(mediator)) throw refuse('gradingTeachers', 'invalid');
-        await repo.addGraders(tx, questionId, added);
+        await repo.addReviewers(tx, questionId, added);
       } else {
         // Removing someone who is not (or no longer) there changes nothing.
         if (body.mediatorTeacher && body.mediatorTeacher.toLowerCase() === mediator)
           mediator = null;
-        nextGraders = graders.filter((id) => !named.includes(id));
-        await repo.removeGraders(tx, questionId, named);
+        nextReviewers = reviewers.filter((id) => !named.includes(id));
+        await repo.removeReviewers(tx, questionId, named);
       }
       const updated =
         mediator === row.mediatorTeacherId
           ? row
           : await repo.updateQuestion(tx, questionId, { mediatorTeacherId: mediator });
       if (!updated) throw notFound('question');
-      if (mediator !== row.mediatorTeacherId || nextGraders.join() !== graders.join()) {
+      if (mediator !== row.mediatorTeacherId || nextReviewers.join() !== reviewers.join()) {
         await appendAudit(tx, {
           actorId: actor.id,
           action: mode === 'add' ? 'question.teachers.add' : 'question.teachers.remove',
           entityType: 'question',
           entityId: questionId,
-          before: { mediatorTeacher: row.mediatorTeacherId, gradingTeachers: graders },
-          after: { mediatorTeacher: mediator, gradingTeachers: nextGraders },
+          before: { mediatorTeacher: row.mediatorTeacherId, gradingTeachers: reviewers },
+          after: { mediatorTeacher: mediator, gradingTeachers: nextReviewers },
         });
       }
       const inTest = (await repo.findQuestionsInTests(tx, [questionId])).size > 0;
       return toQuestionDto(
         updated,
         { examId: ctx.exam.id, editionId: ctx.edition.id },
-        nextGraders,
+        nextReviewers,
         inTest,
         ctx.view,
       );
@@ -97,10 +97,10 @@ export function questionTeachersService({ db, questions }: QuestionTeachersDeps)
   }
 
   return {
-    /** Sets the named mediator and appends the named graders (active teachers only). */
+    /** Sets the named mediator and appends the named reviewers (active teachers only). */
     addTeachers: (actor: Actor, p: PhaseParams, questionId: string, body: TeachersChange) =>
       change(actor, p, questionId, body, 'add'),
-    /** Removes the named mediator (if it is the current one) and the named graders. */
+    /** Removes the named mediator (if it is the current one) and the named reviewers. */
     removeTeachers: (actor: Actor, p: PhaseParams, questionId: string, body: TeachersChange) =>
       change(actor, p, questionId, body, 'remove'),
   };

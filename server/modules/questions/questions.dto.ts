@@ -34,7 +34,7 @@ export const questionImageIds = (q: ImageFields) => [...imagesByField(q).keys()]
 export function toQuestionDto(
   row: QuestionRow,
   scope: QuestionScope,
-  graders: string[],
+  reviewers: string[],
   inTest: boolean,
   view: QuestionView,
 ): Question {
@@ -54,7 +54,7 @@ export function toQuestionDto(
     imageFileId: row.imageFileId,
     images: questionImageIds(row),
     mediatorTeacher: row.mediatorTeacherId ?? '',
-    gradingTeachers: graders,
+    gradingTeachers: reviewers,
     inTest,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -8,7 +8,7 @@ import type { ExamAccess } from '../exams/index.js';
  * students, teachers without a role — so its existence is not confirmed to them.
  */
 
-/** Platform admins and the exam's admin teachers add, edit, delete and assign markers. */
+/** Platform admins and the exam's admin teachers add, edit, delete and assign the question's teachers. */
 export function canManageQuestions(access: ExamAccess): boolean {
   return access.isAdmin || access.isExamAdmin;
 }

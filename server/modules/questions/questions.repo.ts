@@ -4,7 +4,7 @@ import {
   answers,
   attempts,
   phases,
-  questionGraders,
+  questionReviewers,
   questions,
   testItems,
   users,
@@ -191,42 +191,42 @@ export async function findQuestionsInTests(db: Db, ids: readonly string[]): Prom
 }
 
 /** Grading teachers per question, in the order they were added. */
-export async function findGraders(
+export async function findReviewers(
   db: Db,
   questionIds: readonly string[],
 ): Promise<Map<string, string[]>> {
   const byQuestion = new Map<string, string[]>();
   if (questionIds.length === 0) return byQuestion;
   const rows = await db
-    .select({ questionId: questionGraders.questionId, teacherId: questionGraders.teacherId })
-    .from(questionGraders)
-    .where(inArray(questionGraders.questionId, [...questionIds]))
-    .orderBy(asc(questionGraders.createdAt), asc(questionGraders.teacherId));
+    .select({ questionId: questionReviewers.questionId, teacherId: questionReviewers.teacherId })
+    .from(questionReviewers)
+    .where(inArray(questionReviewers.questionId, [...questionIds]))
+    .orderBy(asc(questionReviewers.createdAt), asc(questionReviewers.teacherId));
   for (const row of rows) {
     byQuestion.set(row.questionId, [...(byQuestion.get(row.questionId) ?? []), row.teacherId]);
   }
   return byQuestion;
 }
 
-export async function addGraders(db: Db, questionId: string, teacherIds: string[]) {
+export async function addReviewers(db: Db, questionId: string, teacherIds: string[]) {
   if (teacherIds.length === 0) return;
   // One at a time so that created_at keeps the order they were named in.
   for (const teacherId of teacherIds) {
     await db
-      .insert(questionGraders)
+      .insert(questionReviewers)
       .values({ questionId, teacherId, createdAt: sql`clock_timestamp()` })
       .onConflictDoNothing();
   }
 }
 
-export async function removeGraders(db: Db, questionId: string, teacherIds: string[]) {
+export async function removeReviewers(db: Db, questionId: string, teacherIds: string[]) {
   if (teacherIds.length === 0) return;
   await db
-    .delete(questionGraders)
+    .delete(questionReviewers)
     .where(
       and(
-        eq(questionGraders.questionId, questionId),
-        inArray(questionGraders.teacherId, teacherIds),
+        eq(questionReviewers.questionId, questionId),
+        inArray(questionReviewers.teacherId, teacherIds),
       ),
     );
 }
@@ -238,11 +238,11 @@ export async function removeGraders(db: Db, questionId: string, teacherIds: stri
 export async function findQuestionsMissingTeachers(
   db: Db,
   phaseId: string,
-): Promise<{ id: string; graders: number; hasMediator: boolean }[]> {
-  const graders = sql<number>`(select count(*)::int from ${questionGraders}
-    where ${questionGraders.questionId} = ${questions.id})`;
+): Promise<{ id: string; reviewers: number; hasMediator: boolean }[]> {
+  const reviewers = sql<number>`(select count(*)::int from ${questionReviewers}
+    where ${questionReviewers.questionId} = ${questions.id})`;
   const rows = await db
-    .select({ id: questions.id, graders, mediator: questions.mediatorTeacherId })
+    .select({ id: questions.id, reviewers, mediator: questions.mediatorTeacherId })
     .from(questions)
     .where(
       and(
@@ -252,8 +252,8 @@ export async function findQuestionsMissingTeachers(
     )
     .orderBy(asc(questions.id));
   return rows
-    .map((r) => ({ id: r.id, graders: Number(r.graders), hasMediator: r.mediator !== null }))
-    .filter((r) => r.graders < 2 || !r.hasMediator);
+    .map((r) => ({ id: r.id, reviewers: Number(r.reviewers), hasMediator: r.mediator !== null }))
+    .filter((r) => r.reviewers < 2 || !r.hasMediator);
 }
 
 /** Active, live teachers among `ids`. */

@@ -249,7 +249,7 @@ export const questionsRoutes =
                 ? 'Sets `mediatorTeacher` when not empty and appends each of `gradingTeachers` ' +
                   '(active teachers; the mediator stays when empty).'
                 : 'Removes the named mediator (sent with an empty grading list) or the named ' +
-                  'graders (sent with an empty mediator).',
+                  'reviewers (sent with an empty mediator).',
             params: questionParams,
             body: questionTeachersSchema,
             response: { 200: questionSchema },

@@ -33,9 +33,9 @@ export const questions = pgTable(
   (t) => [index('questions_phase_idx').on(t.phaseId, t.itemQ, t.id)],
 );
 
-/** The reviewers (graders) of a question: two are needed before a hybrid review starts. */
-export const questionGraders = pgTable(
-  'question_graders',
+/** The reviewers (reviewers) of a question: two are needed before a hybrid review starts. */
+export const questionReviewers = pgTable(
+  'question_reviewers',
   {
     questionId: uuid('question_id')
       .notNull()
@@ -47,6 +47,6 @@ export const questionGraders = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.questionId, t.teacherId] }),
-    index('question_graders_teacher_idx').on(t.teacherId),
+    index('question_reviewers_teacher_idx').on(t.teacherId),
   ],
 );

@@ -58,11 +58,14 @@ export type BankItem = {
   isDeleted: boolean;
 };
 
-export type Markers = { mediatorTeacher: string | null; gradingTeachers: string[] };
-export type MissingMarker = { itemId: string; field: 'mediatorTeacher' | 'gradingTeachers' };
+export type QuestionTeachers = { mediatorTeacher: string | null; gradingTeachers: string[] };
+export type MissingQuestionTeacher = {
+  itemId: string;
+  field: 'mediatorTeacher' | 'gradingTeachers';
+};
 
-/** Graders each question needs before a hybrid review starts (SPEC.md §4). */
-export const GRADERS_NEEDED = 2;
+/** Reviewers each question needs before a hybrid review starts (SPEC.md §4). */
+export const REVIEWERS_NEEDED = 2;
 
 const scopeOf = (ctx: PhaseContext): QuestionScope => ({
   examId: ctx.exam.id,
@@ -103,12 +106,12 @@ export function questionsService({ db, files }: QuestionsDeps) {
 
   async function toDtos(tx: Db, rows: repo.QuestionRow[], ctx: BankContext) {
     const ids = rows.map((r) => r.id);
-    const [graders, inTests] = await Promise.all([
-      repo.findGraders(tx, ids),
+    const [reviewers, inTests] = await Promise.all([
+      repo.findReviewers(tx, ids),
       repo.findQuestionsInTests(tx, ids),
     ]);
     return rows.map((r) =>
-      toQuestionDto(r, scopeOf(ctx), graders.get(r.id) ?? [], inTests.has(r.id), ctx.view),
+      toQuestionDto(r, scopeOf(ctx), reviewers.get(r.id) ?? [], inTests.has(r.id), ctx.view),
     );
   }
 
@@ -308,15 +311,18 @@ export function questionsService({ db, files }: QuestionsDeps) {
     },
 
     /** The mediator and grading teachers of each of these questions. */
-    async markersOf(ids: readonly string[], tx: Db = db): Promise<Map<string, Markers>> {
-      const [rows, graders] = await Promise.all([
+    async questionTeachersOf(
+      ids: readonly string[],
+      tx: Db = db,
+    ): Promise<Map<string, QuestionTeachers>> {
+      const [rows, reviewers] = await Promise.all([
         repo.findQuestionsByIds(tx, ids),
-        repo.findGraders(tx, ids),
+        repo.findReviewers(tx, ids),
       ]);
       return new Map(
         rows.map((r) => [
           r.id,
-          { mediatorTeacher: r.mediatorTeacherId, gradingTeachers: graders.get(r.id) ?? [] },
+          { mediatorTeacher: r.mediatorTeacherId, gradingTeachers: reviewers.get(r.id) ?? [] },
         ]),
       );
     },
@@ -325,11 +331,11 @@ export function questionsService({ db, files }: QuestionsDeps) {
      * Questions drawn into the phase's tests that lack a mediator or two grading teachers,
      * one entry per missing field (INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS details, SPEC.md §4).
      */
-    async missingMarkers(phaseId: string, tx: Db = db): Promise<MissingMarker[]> {
+    async missingQuestionTeachers(phaseId: string, tx: Db = db): Promise<MissingQuestionTeacher[]> {
       const rows = await repo.findQuestionsMissingTeachers(tx, phaseId);
       return rows.flatMap((r) => [
         ...(r.hasMediator ? [] : [{ itemId: r.id, field: 'mediatorTeacher' as const }]),
-        ...(r.graders < GRADERS_NEEDED
+        ...(r.reviewers < REVIEWERS_NEEDED
           ? [{ itemId: r.id, field: 'gradingTeachers' as const }]
           : []),
       ]);

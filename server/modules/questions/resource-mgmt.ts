@@ -12,7 +12,7 @@ export type ResourceMgmtDeps = { db: Db; storage: FileStorage; maxBytes: number 
 
 /**
  * The resource-mgmt services (SPEC.md §7 question and resource service), each with only what
- * it needs. Other modules take `questions` (questionsByIds, markersOf, missingMarkers) and
+ * it needs. Other modules take `questions` (questionsByIds, the question's teachersOf, missingQuestionTeachers) and
  * `files` (imageDataUrl) from here.
  */
 export function resourceMgmt({ db, storage, maxBytes }: ResourceMgmtDeps) {

@@ -49,17 +49,17 @@ import {
   disciplineLabel,
   disciplineOptions,
   gradeOptions,
-  markersUrl,
   phaseUrl,
   plainExcerpt,
+  questionTeachersUrl,
 } from './format.js';
-import { GRADERS_NEEDED } from './markers.js';
 import {
   disciplineChange,
   INITIAL_QUESTION_FILTERS,
   type QuestionFilters,
   questionsWhere,
 } from './question-filters.js';
+import { REVIEWERS_NEEDED } from './question-teachers.js';
 
 /** What a row of the list needs: no answers, so no correct answers travel with the list. */
 const LIST_FIELDS = [
@@ -114,31 +114,34 @@ function QuestionBank({ ids, context }: { ids: PhaseIds; context: PhaseContext }
   const rows = questions.data;
   const excerpt = (q: QuestionListItem) => plainExcerpt(q.itemQ ?? '', t('questions.image'));
 
-  const markers = (q: QuestionListItem) => {
-    const graders = q.gradingTeachers?.length ?? 0;
+  const questionTeachers = (q: QuestionListItem) => {
+    const reviewers = q.gradingTeachers?.length ?? 0;
     return (
       <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Chip
           size="small"
           clickable
           component={Link}
-          to={markersUrl(ids, q._id, 'mediator')}
+          to={questionTeachersUrl(ids, q._id, 'mediator')}
           color={q.mediatorTeacher ? 'success' : 'default'}
           variant={q.mediatorTeacher ? 'filled' : 'outlined'}
           label={t(
             q.mediatorTeacher
-              ? 'questions.markers.mediatorChipSet'
-              : 'questions.markers.mediatorChipMissing',
+              ? 'questions.questionTeachers.mediatorChipSet'
+              : 'questions.questionTeachers.mediatorChipMissing',
           )}
         />
         <Chip
           size="small"
           clickable
           component={Link}
-          to={markersUrl(ids, q._id, 'reviewers')}
-          color={graders >= GRADERS_NEEDED ? 'success' : 'default'}
-          variant={graders >= GRADERS_NEEDED ? 'filled' : 'outlined'}
-          label={t('questions.markers.reviewersChip', { n: graders, needed: GRADERS_NEEDED })}
+          to={questionTeachersUrl(ids, q._id, 'reviewers')}
+          color={reviewers >= REVIEWERS_NEEDED ? 'success' : 'default'}
+          variant={reviewers >= REVIEWERS_NEEDED ? 'filled' : 'outlined'}
+          label={t('questions.questionTeachers.reviewersChip', {
+            n: reviewers,
+            needed: REVIEWERS_NEEDED,
+          })}
         />
       </Stack>
     );
@@ -207,14 +210,18 @@ function QuestionBank({ ids, context }: { ids: PhaseIds; context: PhaseContext }
       sortField: 'itemType',
       render: (q) => (q.itemType ? t(`questions.types.${q.itemType}`) : ''),
     },
-    { id: 'markers', label: t('questions.markers.title'), render: markers },
+    {
+      id: 'questionTeachers',
+      label: t('questions.questionTeachers.title'),
+      render: questionTeachers,
+    },
   ];
   // A phone keeps the statement (its grade and difficulty as chips under it) and the actions;
-  // a narrow main area drops the type; markers matter only where answers are marked (hybrid).
+  // a narrow main area drops the type; the question's teachers matter only where answers are marked (hybrid).
   const shown = (id: string) =>
     isPhone
       ? id === 'itemQ'
-      : (id !== 'itemType' || isWide) && (id !== 'markers' || phase.type === 'hybrid');
+      : (id !== 'itemType' || isWide) && (id !== 'questionTeachers' || phase.type === 'hybrid');
   const columns = allColumns.filter((c) => shown(c.id));
 
   const rowActions = (q: QuestionListItem) => (
@@ -241,8 +248,8 @@ function QuestionBank({ ids, context }: { ids: PhaseIds; context: PhaseContext }
       )}
       <QuestionRowMenu
         name={excerpt(q)}
-        mediatorTo={markersUrl(ids, q._id, 'mediator')}
-        reviewersTo={markersUrl(ids, q._id, 'reviewers')}
+        mediatorTo={questionTeachersUrl(ids, q._id, 'mediator')}
+        reviewersTo={questionTeachersUrl(ids, q._id, 'reviewers')}
         onDelete={canChange ? () => setDeleting({ questions: [q], isSingle: true }) : undefined}
       />
     </Box>

@@ -50,7 +50,7 @@ export const phaseUrl = (ids: { examId: string; editionId: string; phaseId: stri
   `/examene/${ids.examId}/editii/${ids.editionId}/phases/${ids.phaseId}`;
 export const questionsUrl = (ids: { examId: string; editionId: string; phaseId: string }) =>
   `${phaseUrl(ids)}/questions`;
-export const markersUrl = (
+export const questionTeachersUrl = (
   ids: { examId: string; editionId: string; phaseId: string },
   questionId: string,
   role: 'mediator' | 'reviewers',

@@ -1,3 +1,4 @@
 // The questions feature's public face: the pages the router mounts.
-export { QuestionMediatorPage, QuestionReviewersPage } from './QuestionMarkersPage.js';
+
 export { QuestionsPage } from './QuestionsPage.js';
+export { QuestionMediatorPage, QuestionReviewersPage } from './QuestionTeachersPage.js';

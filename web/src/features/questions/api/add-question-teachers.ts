@@ -3,7 +3,7 @@ import type { Question, QuestionTeachersInput } from '../../../../../shared/sche
 import { api } from '../../../api/client.js';
 import { bankKey, type QuestionIds, questionPath } from './keys.js';
 
-/** POST …/items/{questionId}/teachers: sets the named mediator, appends the named graders. */
+/** POST …/items/{questionId}/teachers: sets the named mediator, appends the named reviewers. */
 export const addQuestionTeachers = (
   { questionId, ...ids }: QuestionIds,
   body: QuestionTeachersInput,

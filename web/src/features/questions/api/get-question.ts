@@ -6,7 +6,7 @@ import { bankKey, type QuestionIds, questionPath } from './keys.js';
 export const questionKey = ({ questionId, ...ids }: QuestionIds) =>
   [...bankKey(ids), 'question', questionId] as const;
 
-/** GET …/items/{questionId}: one question, with its answers and markers. */
+/** GET …/items/{questionId}: one question, with its answers and the question's teachers. */
 export const getQuestion = ({ questionId, ...ids }: QuestionIds) =>
   api<Question>(questionPath(ids, questionId));
 

@@ -3,7 +3,7 @@ import type { Question, QuestionTeachersInput } from '../../../../../shared/sche
 import { api } from '../../../api/client.js';
 import { bankKey, type QuestionIds, questionPath } from './keys.js';
 
-/** DELETE …/items/{questionId}/teachers: removes the named mediator or graders. */
+/** DELETE …/items/{questionId}/teachers: removes the named mediator or reviewers. */
 export const removeQuestionTeachers = (
   { questionId, ...ids }: QuestionIds,
   body: QuestionTeachersInput,

@@ -16,7 +16,7 @@ type Props = {
   onDelete?: () => void;
 };
 
-/** The less frequent actions of a question row: its markers' pages and deleting it. */
+/** The less frequent actions of a question row: its the question's teachers' pages and deleting it. */
 export function QuestionRowMenu({ name, mediatorTo, reviewersTo, onDelete }: Props) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -36,13 +36,13 @@ export function QuestionRowMenu({ name, mediatorTo, reviewersTo, onDelete }: Pro
           <ListItemIcon>
             <Gavel fontSize="small" />
           </ListItemIcon>
-          <ListItemText>{t('questions.markers.mediatorPage')}</ListItemText>
+          <ListItemText>{t('questions.questionTeachers.mediatorPage')}</ListItemText>
         </MenuItem>
         <MenuItem component={Link} to={reviewersTo} onClick={close}>
           <ListItemIcon>
             <RateReview fontSize="small" />
           </ListItemIcon>
-          <ListItemText>{t('questions.markers.reviewersPage')}</ListItemText>
+          <ListItemText>{t('questions.questionTeachers.reviewersPage')}</ListItemText>
         </MenuItem>
         {onDelete && (
           <MenuItem

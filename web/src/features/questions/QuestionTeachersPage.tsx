@@ -29,19 +29,27 @@ import { QuestionView } from '../../components/statement/QuestionView.js';
 import { useQuestion } from './api/get-question.js';
 import { useTeachers } from './api/get-teachers.js';
 import type { QuestionIds } from './api/keys.js';
-import { MARKER_FIELDS, MarkerPicker, teacherName } from './components/MarkerPicker.js';
 import { QuestionMeta } from './components/QuestionMeta.js';
-import { markersUrl, questionsUrl } from './format.js';
-import { GRADERS_NEEDED, type MarkerRole } from './markers.js';
-import { useQuestionMarkers } from './use-question-markers.js';
+import {
+  MARKER_FIELDS,
+  QuestionTeacherPicker,
+  teacherName,
+} from './components/QuestionTeacherPicker.js';
+import { questionsUrl, questionTeachersUrl } from './format.js';
+import { type QuestionTeacherRole, REVIEWERS_NEEDED } from './question-teachers.js';
+import { useQuestionTeachers } from './use-question-teachers.js';
 
 /** …/questions/{questionId}/mediator */
-export const QuestionMediatorPage = () => <QuestionMarkersPage markerRole="mediator" />;
+export const QuestionMediatorPage = () => <QuestionTeachersPage questionTeacherRole="mediator" />;
 /** …/questions/{questionId}/corectori */
-export const QuestionReviewersPage = () => <QuestionMarkersPage markerRole="reviewers" />;
+export const QuestionReviewersPage = () => <QuestionTeachersPage questionTeacherRole="reviewers" />;
 
-/** A question's mediator or graders (reviewers), with the teacher picker for managers. */
-function QuestionMarkersPage({ markerRole: role }: { markerRole: MarkerRole }) {
+/** A question's mediator or reviewers (reviewers), with the teacher picker for managers. */
+function QuestionTeachersPage({
+  questionTeacherRole: role,
+}: {
+  questionTeacherRole: QuestionTeacherRole;
+}) {
   const { examId = '', editionId = '', phaseId = '', questionId = '' } = useParams();
   const ids = { examId, editionId, phaseId, questionId };
   const context = usePhaseContext(ids);
@@ -55,20 +63,32 @@ function QuestionMarkersPage({ markerRole: role }: { markerRole: MarkerRole }) {
       />
     );
   }
-  return <Markers ids={ids} markerRole={role} context={context.data} question={question.data} />;
+  return (
+    <QuestionTeachers
+      ids={ids}
+      questionTeacherRole={role}
+      context={context.data}
+      question={question.data}
+    />
+  );
 }
 
-type MarkersProps = {
+type QuestionTeachersProps = {
   ids: QuestionIds;
-  markerRole: MarkerRole;
+  questionTeacherRole: QuestionTeacherRole;
   context: PhaseContext;
   question: Question;
 };
 
-function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
+function QuestionTeachers({
+  ids,
+  questionTeacherRole: role,
+  context,
+  question,
+}: QuestionTeachersProps) {
   const { t } = useTranslation();
   const isManager = canManagePhaseContent(context.exam);
-  const markers = useQuestionMarkers(ids, role);
+  const questionTeachers = useQuestionTeachers(ids, role);
   const assigned = [question.mediatorTeacher, ...question.gradingTeachers].filter(Boolean);
   const named = useTeachers(
     {
@@ -86,12 +106,12 @@ function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
       ? teacherName(p)
       : named.isFetching
         ? t('list.loading')
-        : t('questions.markers.unknown');
+        : t('questions.questionTeachers.unknown');
   };
   const title =
     role === 'mediator'
-      ? t('questions.markers.mediatorTitle')
-      : t('questions.markers.reviewersTitle');
+      ? t('questions.questionTeachers.mediatorTitle')
+      : t('questions.questionTeachers.reviewersTitle');
   const mine =
     role === 'mediator'
       ? question.mediatorTeacher
@@ -104,7 +124,7 @@ function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
       : question.mediatorTeacher
         ? [question.mediatorTeacher]
         : [];
-  const busy = markers.updateInProgress;
+  const busy = questionTeachers.updateInProgress;
 
   const person = (id: string, removable: boolean) => {
     const p: Person | undefined = byId.get(id);
@@ -119,10 +139,10 @@ function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
               color="error"
               startIcon={<PersonRemove />}
               disabled={busy}
-              onClick={() => void markers.unassign(question, id)}
-              aria-label={t('questions.markers.removeNamed', { name: nameOf(id) })}
+              onClick={() => void questionTeachers.unassign(question, id)}
+              aria-label={t('questions.questionTeachers.removeNamed', { name: nameOf(id) })}
             >
-              {t('questions.markers.remove')}
+              {t('questions.questionTeachers.remove')}
             </Button>
           ) : undefined
         }
@@ -140,16 +160,16 @@ function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
   const status =
     role === 'mediator'
       ? question.mediatorTeacher
-        ? t('questions.markers.mediatorSet')
-        : t('questions.markers.mediatorMissing')
-      : t('questions.markers.reviewersCount', {
+        ? t('questions.questionTeachers.mediatorSet')
+        : t('questions.questionTeachers.mediatorMissing')
+      : t('questions.questionTeachers.reviewersCount', {
           count: question.gradingTeachers.length,
-          needed: GRADERS_NEEDED,
+          needed: REVIEWERS_NEEDED,
         });
   const isComplete =
     role === 'mediator'
       ? !!question.mediatorTeacher
-      : question.gradingTeachers.length >= GRADERS_NEEDED;
+      : question.gradingTeachers.length >= REVIEWERS_NEEDED;
 
   return (
     <Stack spacing={2}>
@@ -165,29 +185,33 @@ function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
       </Box>
       <Tabs
         value={role}
-        aria-label={t('questions.markers.title')}
+        aria-label={t('questions.questionTeachers.title')}
         variant="fullWidth"
         sx={{ maxWidth: 420 }}
       >
         <Tab
           value="mediator"
-          label={t('questions.markers.mediatorPage')}
+          label={t('questions.questionTeachers.mediatorPage')}
           component={Link}
-          to={markersUrl(ids, ids.questionId, 'mediator')}
+          to={questionTeachersUrl(ids, ids.questionId, 'mediator')}
         />
         <Tab
           value="reviewers"
-          label={t('questions.markers.reviewersPage')}
+          label={t('questions.questionTeachers.reviewersPage')}
           component={Link}
-          to={markersUrl(ids, ids.questionId, 'reviewers')}
+          to={questionTeachersUrl(ids, ids.questionId, 'reviewers')}
         />
       </Tabs>
-      {!isManager && <Alert severity="info">{t('questions.markers.viewOnly')}</Alert>}
+      {!isManager && <Alert severity="info">{t('questions.questionTeachers.viewOnly')}</Alert>}
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 6 }}>
-          <Paper component="section" aria-label={t('questions.markers.question')} sx={{ p: 2 }}>
+          <Paper
+            component="section"
+            aria-label={t('questions.questionTeachers.question')}
+            sx={{ p: 2 }}
+          >
             <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-              {t('questions.markers.question')}
+              {t('questions.questionTeachers.question')}
             </Typography>
             <Stack spacing={1.5}>
               <QuestionMeta question={question} />
@@ -203,11 +227,11 @@ function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
         <Grid size={{ xs: 12, md: 6 }}>
           <Paper
             component="section"
-            aria-label={t(`questions.markers.current_${role}`)}
+            aria-label={t(`questions.questionTeachers.current_${role}`)}
             sx={{ p: 2 }}
           >
             <Typography variant="h6" component="h2">
-              {t(`questions.markers.current_${role}`)}
+              {t(`questions.questionTeachers.current_${role}`)}
             </Typography>
             <Typography
               variant="body2"
@@ -217,29 +241,30 @@ function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
               {status}
             </Typography>
             <Box sx={{ height: 4, my: 0.5 }}>
-              {busy && <LinearProgress aria-label={t('questions.markers.saving')} />}
+              {busy && <LinearProgress aria-label={t('questions.questionTeachers.saving')} />}
             </Box>
-            {markers.updateError && (
+            {questionTeachers.updateError && (
               <Alert severity="error" sx={{ mb: 1 }}>
-                {t(markers.updateError.key)}
-                {markers.updateError.detail && ` ${t(markers.updateError.detail)}`}
+                {t(questionTeachers.updateError.key)}
+                {questionTeachers.updateError.detail &&
+                  ` ${t(questionTeachers.updateError.detail)}`}
               </Alert>
             )}
             {mine.length > 0 ? (
-              <List dense aria-label={t(`questions.markers.current_${role}`)}>
+              <List dense aria-label={t(`questions.questionTeachers.current_${role}`)}>
                 {mine.map((id) => person(id, isManager))}
               </List>
             ) : (
               <Typography color="text.secondary" sx={{ py: 1 }}>
-                {t(`questions.markers.none_${role}`)}
+                {t(`questions.questionTeachers.none_${role}`)}
               </Typography>
             )}
             {others.length > 0 && (
               <Box sx={{ mt: 2 }}>
                 <Typography variant="subtitle2" component="h3">
-                  {t(`questions.markers.other_${role}`)}
+                  {t(`questions.questionTeachers.other_${role}`)}
                 </Typography>
-                <List dense aria-label={t(`questions.markers.other_${role}`)}>
+                <List dense aria-label={t(`questions.questionTeachers.other_${role}`)}>
                   {others.map((id) => person(id, false))}
                 </List>
               </Box>
@@ -248,11 +273,11 @@ function Markers({ ids, markerRole: role, context, question }: MarkersProps) {
         </Grid>
       </Grid>
       {isManager && (
-        <MarkerPicker
-          markerRole={role}
+        <QuestionTeacherPicker
+          questionTeacherRole={role}
           question={question}
           disabled={busy}
-          onPick={(teacherId) => void markers.assign(question, teacherId)}
+          onPick={(teacherId) => void questionTeachers.assign(question, teacherId)}
         />
       )}
     </Stack>

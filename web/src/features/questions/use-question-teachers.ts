@@ -7,34 +7,34 @@ import { questionKey } from './api/get-question.js';
 import type { QuestionIds } from './api/keys.js';
 import { useRemoveQuestionTeachers } from './api/remove-question-teachers.js';
 import {
-  addGraderBody,
-  type MarkerRole,
-  type Markers,
-  markerMessages,
-  removeGraderBody,
+  addReviewerBody,
+  type QuestionTeacherRole,
+  type QuestionTeachers,
+  questionTeacherMessages,
   removeMediatorBody,
+  removeReviewerBody,
   setMediatorBody,
-} from './markers.js';
+} from './question-teachers.js';
 import { failureKey, useQuestionReport } from './use-question-report.js';
 
-/** Why the server refused a marker change, when it said which teacher was wrong. */
+/** Why the server refused a change of a question's teachers, when it said which teacher was wrong. */
 function refusalDetail(error: unknown): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const codes = Object.values(error.fieldErrors).flat();
-  if (codes.includes('teacher_not_found')) return 'questions.markers.notActive';
-  if (codes.includes('too_long')) return 'questions.markers.tooMany';
-  if (codes.includes('invalid')) return 'questions.markers.bothRoles';
+  if (codes.includes('teacher_not_found')) return 'questions.questionTeachers.notActive';
+  if (codes.includes('too_long')) return 'questions.questionTeachers.tooMany';
+  if (codes.includes('invalid')) return 'questions.questionTeachers.bothRoles';
   return undefined;
 }
 
 export type UpdateError = { key: string; detail?: string };
 
 /**
- * Adding and removing a question's mediator or graders (SPEC.md §4–§5): `updateInProgress`
+ * Adding and removing a question's mediator or reviewers (SPEC.md §4–§5): `updateInProgress`
  * while a call runs (the page disables its buttons), `updateError` after a failure, cleared
- * by the next attempt. The answer (the question with its new markers) is shown at once.
+ * by the next attempt. The answer (the question with its new the question's teachers) is shown at once.
  */
-export function useQuestionMarkers(ids: QuestionIds, role: MarkerRole) {
+export function useQuestionTeachers(ids: QuestionIds, role: QuestionTeacherRole) {
   const client = useQueryClient();
   const report = useQuestionReport();
   const add = useAddQuestionTeachers(ids);
@@ -42,7 +42,7 @@ export function useQuestionMarkers(ids: QuestionIds, role: MarkerRole) {
   const [updateError, setUpdateError] = useState<UpdateError | null>(null);
 
   const run = async (change: 'add' | 'remove', body: QuestionTeachersInput) => {
-    const keys = markerMessages(role, change);
+    const keys = questionTeacherMessages(role, change);
     setUpdateError(null);
     try {
       const updated: Question = await (change === 'add' ? add : remove).mutateAsync(body);
@@ -57,9 +57,12 @@ export function useQuestionMarkers(ids: QuestionIds, role: MarkerRole) {
   return {
     updateInProgress: add.isPending || remove.isPending,
     updateError,
-    assign: (q: Markers, teacherId: string) =>
-      run('add', role === 'mediator' ? setMediatorBody(q, teacherId) : addGraderBody(q, teacherId)),
-    unassign: (q: Markers, teacherId: string) =>
-      run('remove', role === 'mediator' ? removeMediatorBody(q) : removeGraderBody(teacherId)),
+    assign: (q: QuestionTeachers, teacherId: string) =>
+      run(
+        'add',
+        role === 'mediator' ? setMediatorBody(q, teacherId) : addReviewerBody(q, teacherId),
+      ),
+    unassign: (q: QuestionTeachers, teacherId: string) =>
+      run('remove', role === 'mediator' ? removeMediatorBody(q) : removeReviewerBody(teacherId)),
   };
 }

@@ -18,15 +18,15 @@ afterAll(async () => {
   await t.close();
 });
 
-type Markers = { mediatorTeacher: string; gradingTeachers: string[] };
-const markersOf = (res: { json(): unknown }) => {
-  const { mediatorTeacher, gradingTeachers } = res.json() as Markers;
+type QuestionTeachers = { mediatorTeacher: string; gradingTeachers: string[] };
+const questionTeachersOf = (res: { json(): unknown }) => {
+  const { mediatorTeacher, gradingTeachers } = res.json() as QuestionTeachers;
   return { mediatorTeacher, gradingTeachers };
 };
 const teacher = (extra: object = {}) => t.createUser({ type: 'teacher', ...extra });
 
 describe('POST and DELETE …/items/{questionId}/teachers (SPEC.md §5)', () => {
-  it('sets the mediator, appends graders keeping the mediator, removes each as the client sends', async () => {
+  it('sets the mediator, appends reviewers keeping the mediator, removes each as the client sends', async () => {
     const w = await kit.world();
     const question = await w.question();
     const url = `${w.items}/${question.id}/teachers`;
@@ -43,44 +43,58 @@ describe('POST and DELETE …/items/{questionId}/teachers (SPEC.md §5)', () => 
     // The mediator page adds a mediator.
     const setMediator = await post({ mediatorTeacher: m1.id, gradingTeachers: [] });
     expect(setMediator.statusCode).toBe(200);
-    expect(markersOf(setMediator)).toEqual({ mediatorTeacher: m1.id, gradingTeachers: [] });
+    expect(questionTeachersOf(setMediator)).toEqual({
+      mediatorTeacher: m1.id,
+      gradingTeachers: [],
+    });
 
-    // The graders page appends one grader at a time, sending the mediator and the whole list.
-    expect(markersOf(await post({ mediatorTeacher: m1.id, gradingTeachers: [g1.id] }))).toEqual({
+    // The reviewers page appends one reviewer at a time, sending the mediator and the whole list.
+    expect(
+      questionTeachersOf(await post({ mediatorTeacher: m1.id, gradingTeachers: [g1.id] })),
+    ).toEqual({
       mediatorTeacher: m1.id,
       gradingTeachers: [g1.id],
     });
     expect(
-      markersOf(await post({ mediatorTeacher: m1.id, gradingTeachers: [g1.id, g2.id] })),
+      questionTeachersOf(await post({ mediatorTeacher: m1.id, gradingTeachers: [g1.id, g2.id] })),
     ).toEqual({ mediatorTeacher: m1.id, gradingTeachers: [g1.id, g2.id] });
-    // An empty mediator keeps the one in place; a third grader is not refused.
-    expect(markersOf(await post({ mediatorTeacher: '', gradingTeachers: [g3.id] }))).toEqual({
+    // An empty mediator keeps the one in place; a third reviewer is not refused.
+    expect(
+      questionTeachersOf(await post({ mediatorTeacher: '', gradingTeachers: [g3.id] })),
+    ).toEqual({
       mediatorTeacher: m1.id,
       gradingTeachers: [g1.id, g2.id, g3.id],
     });
     // Another mediator replaces the first.
     expect(
-      markersOf(await post({ mediatorTeacher: m2.id, gradingTeachers: [g1.id, g2.id, g3.id] })),
+      questionTeachersOf(
+        await post({ mediatorTeacher: m2.id, gradingTeachers: [g1.id, g2.id, g3.id] }),
+      ),
     ).toEqual({ mediatorTeacher: m2.id, gradingTeachers: [g1.id, g2.id, g3.id] });
 
-    // Removing a grader sends an empty mediator and that one teacher.
-    expect(markersOf(await del({ mediatorTeacher: '', gradingTeachers: [g2.id] }))).toEqual({
+    // Removing a reviewer sends an empty mediator and that one teacher.
+    expect(
+      questionTeachersOf(await del({ mediatorTeacher: '', gradingTeachers: [g2.id] })),
+    ).toEqual({
       mediatorTeacher: m2.id,
       gradingTeachers: [g1.id, g3.id],
     });
     // Removing someone who is not the mediator changes nothing.
-    expect(markersOf(await del({ mediatorTeacher: m1.id, gradingTeachers: [] }))).toEqual({
+    expect(questionTeachersOf(await del({ mediatorTeacher: m1.id, gradingTeachers: [] }))).toEqual({
       mediatorTeacher: m2.id,
       gradingTeachers: [g1.id, g3.id],
     });
     // Removing the mediator sends an empty grading list.
-    expect(markersOf(await del({ mediatorTeacher: m2.id, gradingTeachers: [] }))).toEqual({
+    expect(questionTeachersOf(await del({ mediatorTeacher: m2.id, gradingTeachers: [] }))).toEqual({
       mediatorTeacher: '',
       gradingTeachers: [g1.id, g3.id],
     });
 
     const read = await kit.call('GET', `${w.items}/${question.id}`, w.staff.headers);
-    expect(markersOf(read)).toEqual({ mediatorTeacher: '', gradingTeachers: [g1.id, g3.id] });
+    expect(questionTeachersOf(read)).toEqual({
+      mediatorTeacher: '',
+      gradingTeachers: [g1.id, g3.id],
+    });
     const events = await t.database.db
       .select()
       .from(auditEvents)
@@ -94,7 +108,7 @@ describe('POST and DELETE …/items/{questionId}/teachers (SPEC.md §5)', () => 
     );
   });
 
-  it('takes only active teachers, and nobody as both mediator and grader', async () => {
+  it('takes only active teachers, and nobody as both mediator and reviewer', async () => {
     const w = await kit.world();
     const question = await w.question();
     const url = `${w.items}/${question.id}/teachers`;
@@ -111,31 +125,31 @@ describe('POST and DELETE …/items/{questionId}/teachers (SPEC.md §5)', () => 
       const asMediator = await post({ mediatorTeacher: id, gradingTeachers: [] });
       expect(asMediator.statusCode).toBe(400);
       expect(detailsOf(asMediator)).toEqual({ mediatorTeacher: ['teacher_not_found'] });
-      const asGrader = await post({ mediatorTeacher: '', gradingTeachers: [active.id, id] });
-      expect(detailsOf(asGrader)).toEqual({ gradingTeachers: ['teacher_not_found'] });
+      const asReviewer = await post({ mediatorTeacher: '', gradingTeachers: [active.id, id] });
+      expect(detailsOf(asReviewer)).toEqual({ gradingTeachers: ['teacher_not_found'] });
     }
-    // Nothing of the refused calls stuck (the valid grader named beside them included).
+    // Nothing of the refused calls stuck (the valid reviewer named beside them included).
     const read = await kit.call('GET', `${w.items}/${question.id}`, w.admin.headers);
-    expect(markersOf(read)).toEqual({ mediatorTeacher: '', gradingTeachers: [] });
+    expect(questionTeachersOf(read)).toEqual({ mediatorTeacher: '', gradingTeachers: [] });
 
     await post({ mediatorTeacher: active.id, gradingTeachers: [other.id] });
-    const graderAsMediator = await post({ mediatorTeacher: other.id, gradingTeachers: [] });
-    expect(codeOf(graderAsMediator)).toBe('CLIENT_ERROR');
-    expect(detailsOf(graderAsMediator)).toEqual({ mediatorTeacher: ['invalid'] });
-    const mediatorAsGrader = await post({
+    const reviewerAsMediator = await post({ mediatorTeacher: other.id, gradingTeachers: [] });
+    expect(codeOf(reviewerAsMediator)).toBe('CLIENT_ERROR');
+    expect(detailsOf(reviewerAsMediator)).toEqual({ mediatorTeacher: ['invalid'] });
+    const mediatorAsReviewer = await post({
       mediatorTeacher: active.id,
       gradingTeachers: [other.id, active.id],
     });
-    expect(detailsOf(mediatorAsGrader)).toEqual({ gradingTeachers: ['invalid'] });
+    expect(detailsOf(mediatorAsReviewer)).toEqual({ gradingTeachers: ['invalid'] });
     const both = await post({ mediatorTeacher: '', gradingTeachers: [active.id] });
     expect(detailsOf(both)).toEqual({ gradingTeachers: ['invalid'] });
 
-    // A marker who became inactive since stays, and resending the list does not fail.
+    // A teacher of the question who became inactive since stays, and resending the list does not fail.
     await t.database.db.update(users).set({ state: 'inactive' }).where(eq(users.id, other.id));
     const third = await teacher();
     const again = await post({ mediatorTeacher: active.id, gradingTeachers: [other.id, third.id] });
     expect(again.statusCode).toBe(200);
-    expect(markersOf(again)).toEqual({
+    expect(questionTeachersOf(again)).toEqual({
       mediatorTeacher: active.id,
       gradingTeachers: [other.id, third.id],
     });
@@ -172,8 +186,8 @@ describe('POST and DELETE …/items/{questionId}/teachers (SPEC.md §5)', () => 
     const w = await kit.world();
     const question = await w.question();
     const url = `${w.items}/${question.id}/teachers`;
-    const marker = await teacher();
-    const body = { mediatorTeacher: marker.id, gradingTeachers: [] };
+    const questionTeacher = await teacher();
+    const body = { mediatorTeacher: questionTeacher.id, gradingTeachers: [] };
     for (const method of ['POST', 'DELETE']) {
       expect(codeOf(await kit.call(method, url, w.staff.headers, body))).toBe(
         'OPERATION_NOT_PERMITTED',
@@ -189,37 +203,37 @@ describe('POST and DELETE …/items/{questionId}/teachers (SPEC.md §5)', () => 
     const crossed = `${w.items}/${foreign.id}/teachers`;
     expect((await kit.call('POST', crossed, w.examAdmin.headers, body)).statusCode).toBe(404);
     const read = await kit.call('GET', `${w.items}/${question.id}`, w.admin.headers);
-    expect(markersOf(read)).toEqual({ mediatorTeacher: '', gradingTeachers: [] });
+    expect(questionTeachersOf(read)).toEqual({ mediatorTeacher: '', gradingTeachers: [] });
   });
 });
 
 describe('what other modules read of the bank', () => {
-  it('gives questions by id, their markers, and the ones a hybrid review still lacks', async () => {
+  it('gives questions by id, their questionTeachers, and the ones a hybrid review still lacks', async () => {
     const w = await kit.world();
     const resources = resourceMgmt({
       db: t.database.db,
       storage: createStorage(t.config),
       maxBytes: t.config.files.maxBytes,
     });
-    const [ready, noMediator, oneGrader, notInTest] = [
+    const [ready, noMediator, oneReviewer, notInTest] = [
       await w.question(),
       await w.question({ itemType: 'numeric', itemAnswers: [], itemCorrectAnswers: '2.50' }),
       await w.question(),
       await w.question(),
     ];
-    await kit.putInTest(w.phase.id, [ready, noMediator, oneGrader]);
+    await kit.putInTest(w.phase.id, [ready, noMediator, oneReviewer]);
     const [m, g1, g2] = await Promise.all([teacher(), teacher(), teacher()]);
     const assign = (id: string, body: object) =>
       kit.call('POST', `${w.items}/${id}/teachers`, w.admin.headers, body);
     await assign(ready.id, { mediatorTeacher: m.id, gradingTeachers: [g1.id, g2.id] });
     await assign(noMediator.id, { gradingTeachers: [g1.id, g2.id] });
-    await assign(oneGrader.id, { mediatorTeacher: m.id, gradingTeachers: [g2.id] });
+    await assign(oneReviewer.id, { mediatorTeacher: m.id, gradingTeachers: [g2.id] });
 
-    const missing = await resources.questions.missingMarkers(w.phase.id);
+    const missing = await resources.questions.missingQuestionTeachers(w.phase.id);
     expect(missing).toEqual(
       expect.arrayContaining([
         { itemId: noMediator.id, field: 'mediatorTeacher' },
-        { itemId: oneGrader.id, field: 'gradingTeachers' },
+        { itemId: oneReviewer.id, field: 'gradingTeachers' },
       ]),
     );
     expect(missing).toHaveLength(2);
@@ -229,11 +243,14 @@ describe('what other modules read of the bank', () => {
     expect(items[0]).toMatchObject({ itemType: 'numeric', itemCorrectAnswers: '2.50' });
     expect(items[1]).toMatchObject({ itemCorrectAnswers: [1], isDeleted: false });
 
-    const markers = await resources.questions.markersOf([ready.id, notInTest.id]);
-    expect(markers.get(ready.id)).toEqual({
+    const questionTeachers = await resources.questions.questionTeachersOf([ready.id, notInTest.id]);
+    expect(questionTeachers.get(ready.id)).toEqual({
       mediatorTeacher: m.id,
       gradingTeachers: [g1.id, g2.id],
     });
-    expect(markers.get(notInTest.id)).toEqual({ mediatorTeacher: null, gradingTeachers: [] });
+    expect(questionTeachers.get(notInTest.id)).toEqual({
+      mediatorTeacher: null,
+      gradingTeachers: [],
+    });
   });
 });

@@ -19,7 +19,11 @@ import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list
 import { SelectField } from '../../../components/pickers/select-field.js';
 import { useTeachersCount } from '../api/count-teachers.js';
 import { useTeachers } from '../api/get-teachers.js';
-import { type MarkerRole, type Markers, whyNotMarker } from '../markers.js';
+import {
+  type QuestionTeacherRole,
+  type QuestionTeachers,
+  whyNotQuestionTeacher,
+} from '../question-teachers.js';
 
 type PickerFilters = { search: string; state: UserState | '' };
 
@@ -33,18 +37,23 @@ export const teacherName = (p: Person) =>
   [p.familyName, p.givenName].filter(Boolean).join(' ') || p.email || '';
 
 type Props = {
-  markerRole: MarkerRole;
-  question: Markers;
+  questionTeacherRole: QuestionTeacherRole;
+  question: QuestionTeachers;
   /** A call is running: every choice waits. */
   disabled: boolean;
   onPick: (teacherId: string) => void;
 };
 
 /**
- * Teachers to choose a question's mediator or graders from: name search, state filter
+ * Teachers to choose a question's mediator or reviewers from: name search, state filter
  * (active by default), server paging. Teachers already in a role are shown but not offered.
  */
-export function MarkerPicker({ markerRole: role, question, disabled, onPick }: Props) {
+export function QuestionTeacherPicker({
+  questionTeacherRole: role,
+  question,
+  disabled,
+  onPick,
+}: Props) {
   const { t } = useTranslation();
   const theme = useTheme();
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'));
@@ -56,17 +65,19 @@ export function MarkerPicker({ markerRole: role, question, disabled, onPick }: P
   const teachers = useTeachers({ ...list.filter, fields: MARKER_FIELDS });
   const count = useTeachersCount(list.where);
   const title =
-    role === 'mediator' ? t('questions.markers.pickMediator') : t('questions.markers.pickReviewer');
+    role === 'mediator'
+      ? t('questions.questionTeachers.pickMediator')
+      : t('questions.questionTeachers.pickReviewer');
 
   const action = (p: Person) => {
-    const why = whyNotMarker(question, role, p);
+    const why = whyNotQuestionTeacher(question, role, p);
     const name = teacherName(p);
     if (why) {
       return (
         <Chip
           size="small"
           variant="outlined"
-          label={t(`questions.markers.why_${why}_${role}`)}
+          label={t(`questions.questionTeachers.why_${why}_${role}`)}
           sx={{ my: 0.5 }}
         />
       );
@@ -79,13 +90,13 @@ export function MarkerPicker({ markerRole: role, question, disabled, onPick }: P
         onClick={() => p._id && onPick(p._id)}
         aria-label={
           role === 'mediator'
-            ? t('questions.markers.setMediatorNamed', { name })
-            : t('questions.markers.addReviewerNamed', { name })
+            ? t('questions.questionTeachers.setMediatorNamed', { name })
+            : t('questions.questionTeachers.addReviewerNamed', { name })
         }
       >
         {role === 'mediator'
-          ? t('questions.markers.setMediator')
-          : t('questions.markers.addReviewer')}
+          ? t('questions.questionTeachers.setMediator')
+          : t('questions.questionTeachers.addReviewer')}
       </Button>
     );
   };
@@ -93,7 +104,7 @@ export function MarkerPicker({ markerRole: role, question, disabled, onPick }: P
   const columns: Column<Person>[] = [
     {
       id: 'name',
-      label: t('questions.markers.teacher'),
+      label: t('questions.questionTeachers.teacher'),
       sortField: 'familyName',
       render: teacherName,
     },
@@ -131,8 +142,8 @@ export function MarkerPicker({ markerRole: role, question, disabled, onPick }: P
           <Grid size={{ xs: 12, sm: 8 }}>
             <SearchBox
               fullWidth
-              label={t('questions.markers.search')}
-              placeholder={t('questions.markers.searchPlaceholder')}
+              label={t('questions.questionTeachers.search')}
+              placeholder={t('questions.questionTeachers.searchPlaceholder')}
               value={list.filters.search}
               onChange={(v) => list.setFilter('search', v)}
             />
@@ -151,11 +162,11 @@ export function MarkerPicker({ markerRole: role, question, disabled, onPick }: P
         </Grid>
       </Stack>
       <PagedTable
-        label={t('questions.markers.teachersTable')}
+        label={t('questions.questionTeachers.teachersTable')}
         columns={columns}
         {...pagedTableState(list, teachers, count)}
         rowKey={(p) => p._id ?? p.email ?? ''}
-        emptyText={t('questions.markers.noTeachers')}
+        emptyText={t('questions.questionTeachers.noTeachers')}
         rowActions={action}
       />
     </Paper>
