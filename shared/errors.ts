@@ -47,6 +47,10 @@ export const ERROR_CODES = [
   'RULES_OUTCOME_CHANGED',
   'RESULTS_NOT_FINAL',
   'DIPLOMA_JOB_NOT_READY',
+  'TESTS_STILL_RUNNING',
+  'REVIEW_CHANGED',
+  'REVIEW_CLOSED',
+  'APPEAL_NOT_ALLOWED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -102,6 +106,15 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   RESULTS_NOT_FINAL: 409,
   /** A diploma ZIP asked for before its job is done. */
   DIPLOMA_JOB_NOT_READY: 409,
+  /** Starting the review of an online phase while one of its tests is open or an attempt runs. */
+  TESTS_STILL_RUNNING: 409,
+  /** A mark or mediation sent with a stale `version`: the entry changed since it was read. */
+  REVIEW_CHANGED: 409,
+  /** The entry no longer takes this write (both marks given, mediated, appealed, decided). */
+  REVIEW_CLOSED: 409,
+  /** An appeal outside the window, a second one on the item, or on an item without a final
+   * score (`details.reason`: window, already_appealed, no_final_score). */
+  APPEAL_NOT_ALLOWED: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */
@@ -130,6 +143,10 @@ export const FIELD_CODES = [
   'formula_too_long',
   /** Items' points that do not add up to the test's total. */
   'score_sum',
+  /** A mark below 0 or above the item's points. */
+  'out_of_range',
+  /** A mark that is not a multiple of the phase's step (0.5 by default). */
+  'not_in_step',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 
