@@ -120,6 +120,7 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
   let browser: Browser;
   let testId = '';
   let phaseId = '';
+  let editionId = '';
   /** Options of each question in the question's own order (the stored indices refer to it). */
   const ownOptions = new Map<string, string[]>();
   const questionIds = new Map<QuestionKey, string>();
@@ -191,6 +192,7 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     });
     testId = made.test.id;
     phaseId = phase.id;
+    editionId = edition.id;
     made.questions.forEach((q, i) => {
       const key = keys[i] as QuestionKey;
       questionIds.set(key, q.id);
@@ -718,6 +720,106 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     expect(attempt).toEqual({ finishedBy: 'sweeper', state: 'finished' });
     await context.close();
   }, 120_000);
+
+  it('shows the points known so far as provisional while a written answer waits for marking', async () => {
+    const email = 'ana.marin@elevi.example.ro';
+    const { id } = await podium.createUser({
+      email,
+      password: PASSWORD,
+      type: 'student',
+      givenName: 'Ana',
+      familyName: 'Marin',
+      grade: 8,
+    });
+    await makeEnrolment(podium.db, { editionId, studentId: id, grade: 8, phaseIds: [phaseId] });
+    // A single-choice question worth 10 and an open one worth 20, marked later by people.
+    await makeTestWithItems(podium.db, {
+      phaseId,
+      grades: [8],
+      name: 'Proba cu redactare',
+      startDate: new Date(Date.now() - MINUTE),
+      endDate: new Date(Date.now() + 120 * MINUTE),
+      durationMinutes: 60,
+      items: [
+        QUESTIONS.hexagon.seed,
+        {
+          itemQ: 'Demonstrați că suma a două numere pare este pară.',
+          itemType: 'open',
+          itemAnswers: [],
+          itemCorrectAnswers: null,
+          score: 20,
+        },
+      ],
+    });
+    const lang = 'ro';
+    const { page, context } = await openAs(email, { lang });
+    await page.goto(`${podium.baseUrl}/tests`);
+    const card = page.getByRole('article', { name: /Proba cu redactare/ });
+    await card.getByRole('link', { name: 'Începe testul' }).click();
+    await acceptTermsAndStart(page, lang);
+    await page.getByRole('button', { name: 'Începe testul' }).click();
+    await page.getByRole('timer').waitFor();
+    for (let n = 1; n <= 2; n++) {
+      await navButton(page, lang, n).click();
+      await expect
+        .poll(() => currentQuestion(page, lang).getByRole('heading').innerText())
+        .toMatch(new RegExp(`^${TEXT[lang].question} ${n} `));
+      const text = await currentQuestion(page, lang).innerText();
+      if (text.includes('hexagon')) await option(page, lang, 'radio', '6').check();
+      else {
+        await currentQuestion(page, lang)
+          .getByLabel('Răspunsul dumneavoastră')
+          .fill('Fie 2a și 2b; suma lor este 2(a + b), deci pară.');
+      }
+      await waitSaved(page, lang);
+    }
+    await page.getByRole('button', { name: 'Încheie testul' }).click();
+    await page
+      .getByRole('dialog', { name: 'Încheiați testul?' })
+      .getByRole('button', { name: 'Da, încheie testul' })
+      .click();
+    // The written answer is not counted as 0: the 10 points known are provisional.
+    await expect
+      .poll(() => page.getByTestId('player-score').innerText())
+      .toBe('Punctaj provizoriu: 10 din 30');
+    expect(await page.getByTestId('player-score-note').innerText()).toBe(
+      'O întrebare așteaptă corectarea; punctele ei nu sunt încă incluse.',
+    );
+    expect(
+      await page.getByText('Întrebările cu răspuns redactat sunt corectate de comisie.').count(),
+    ).toBe(1);
+    await shot(page, 'player-finished-provisional-ro');
+
+    await page.getByRole('link', { name: 'Înapoi la testele mele' }).click();
+    await page.waitForURL('**/tests');
+    await expect.poll(() => card.getByTestId('my-test-state').innerText()).toBe('În corectare');
+    expect(await card.getByTestId('my-test-score').innerText()).toBe(
+      'Punctaj provizoriu: 10 din 30',
+    );
+    expect(await card.getByTestId('my-test-score-note').innerText()).toMatch(
+      /^O întrebare așteaptă corectarea/,
+    );
+    await shot(page, 'my-tests-provisional-ro');
+    await context.close();
+
+    // The same in English, on a 390-pixel phone: nothing sticks out sideways.
+    const phone = await openAs(email, { lang: 'en', phone: true });
+    await phone.page.setViewportSize({ width: 390, height: 844 });
+    await phone.page.goto(`${podium.baseUrl}/tests`);
+    const phoneCard = phone.page.getByRole('article', { name: /Proba cu redactare/ });
+    await expect
+      .poll(() => phoneCard.getByTestId('my-test-score').innerText())
+      .toBe('Provisional score: 10 of 30');
+    expect(await phoneCard.getByTestId('my-test-score-note').innerText()).toMatch(
+      /^1 question waits for marking;/,
+    );
+    expect(await phoneCard.getByTestId('my-test-state').innerText()).toBe('Being marked');
+    expect(
+      await phone.page.evaluate(() => document.documentElement.scrollWidth),
+    ).toBeLessThanOrEqual(390);
+    await shot(phone.page, 'my-tests-provisional-phone-en');
+    await phone.context.close();
+  });
 
   it('checks a lab computer’s connection without signing in, from the help page', async () => {
     const context = await browser.newContext({

@@ -17,7 +17,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { MyTest, MyTestState } from '../../../../shared/schemas/player.js';
 import { useMyTests } from './api/get-my-tests.js';
-import { formatScore, formatWindow, testTitle } from './lib/title.js';
+import { ScoreSummary } from './components/ScoreSummary.js';
+import { formatWindow, testTitle } from './lib/title.js';
 
 const STATE_COLOR: Record<MyTestState, ChipProps['color']> = {
   upcoming: 'default',
@@ -27,6 +28,17 @@ const STATE_COLOR: Record<MyTestState, ChipProps['color']> = {
   result_available: 'success',
   missed: 'error',
 };
+
+/** A result not yet final says so on the card's chip: being marked, or provisional. */
+function stateChip(test: MyTest): { key: string; color: ChipProps['color'] } {
+  if (test.state === 'result_available' && test.scoreState === 'awaiting_marking') {
+    return { key: 'myTests.state.marking', color: 'warning' };
+  }
+  if (test.state === 'result_available' && test.scoreState === 'provisional') {
+    return { key: 'myTests.state.provisional', color: 'info' };
+  }
+  return { key: `myTests.state.${test.state}`, color: STATE_COLOR[test.state] };
+}
 
 /** /tests: the student's tests with their state, the way in, and the score once known. */
 export function MyTestsPage() {
@@ -72,6 +84,7 @@ function MyTestCard({ test }: { test: MyTest }) {
   const lang = i18n.language;
   const isHybrid = test.type === 'hybrid';
   const title = testTitle(test.subject, test.grades, t);
+  const chip = stateChip(test);
   return (
     <Card
       component="article"
@@ -90,12 +103,7 @@ function MyTestCard({ test }: { test: MyTest }) {
           <Typography variant="h6" component="h2" sx={{ flex: 1, minWidth: 180 }}>
             {test.name}
           </Typography>
-          <Chip
-            size="small"
-            color={STATE_COLOR[test.state]}
-            label={t(`myTests.state.${test.state}`)}
-            data-testid="my-test-state"
-          />
+          <Chip size="small" color={chip.color} label={t(chip.key)} data-testid="my-test-state" />
         </Box>
         <Typography color="text.secondary">
           {title} · {t(isHybrid ? 'myTests.hybrid' : 'myTests.online')}
@@ -109,17 +117,16 @@ function MyTestCard({ test }: { test: MyTest }) {
           </Typography>
         )}
         {test.state === 'result_available' && test.score !== null && (
-          <Typography
-            variant="h5"
-            component="p"
-            sx={{ mt: 1.5, fontWeight: 700 }}
-            data-testid="my-test-score"
-          >
-            {t('myTests.score', {
-              score: formatScore(test.score, lang),
-              total: formatScore(test.totalScore, lang),
-            })}
-          </Typography>
+          <Box sx={{ mt: 1.5 }}>
+            <ScoreSummary
+              score={test.score}
+              totalScore={test.totalScore}
+              scoreState={test.scoreState}
+              awaitingItems={test.awaitingItems}
+              variant="h5"
+              testId="my-test-score"
+            />
+          </Box>
         )}
         {test.state === 'finished' && (
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>

@@ -2,13 +2,16 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import { Paper, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { PlayerState } from '../../../../../shared/schemas/player.js';
-import { formatScore } from '../lib/title.js';
+import { finishedTextKey } from '../lib/result.js';
 import { BackToMyTests } from './BackToMyTests.js';
+import { ScoreSummary } from './ScoreSummary.js';
 
-/** The attempt is over (SPEC.md §3 finalized): the score of an online test, at once. */
+/**
+ * The attempt is over (SPEC.md §3 finalized): how it ended (the student, the time, the phase
+ * closing) and the points known at once, provisional while questions wait for marking.
+ */
 export function FinishedView({ result, totalScore }: { result: PlayerState; totalScore: number }) {
-  const { t, i18n } = useTranslation();
-  const byTime = result.finishedBy === 'sweeper';
+  const { t } = useTranslation();
   return (
     <Paper
       component="section"
@@ -19,20 +22,20 @@ export function FinishedView({ result, totalScore }: { result: PlayerState; tota
         {t('player.finished.title')}
       </Typography>
       <Typography color="text.secondary" sx={{ mt: 1 }}>
-        {t(byTime ? 'player.finished.byTime' : 'player.finished.text')}
+        {t(finishedTextKey(result.finishedBy, result.scoreState))}
       </Typography>
       {result.score !== null && (
-        <Typography
-          variant="h4"
-          component="p"
-          sx={{ mt: 3, fontWeight: 700 }}
-          data-testid="player-score"
-        >
-          {t('player.finished.score', {
-            score: formatScore(result.score, i18n.language),
-            total: formatScore(totalScore, i18n.language),
-          })}
-        </Typography>
+        <Stack sx={{ mt: 3 }}>
+          <ScoreSummary
+            score={result.score}
+            totalScore={totalScore}
+            scoreState={result.scoreState}
+            awaitingItems={result.awaitingItems}
+            variant="h4"
+            testId="player-score"
+            align="center"
+          />
+        </Stack>
       )}
       <Stack sx={{ mt: 4, alignItems: 'center' }}>
         <BackToMyTests />
