@@ -1,5 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestWithItems } from '../server/db/factories.js';
+import { answers, attempts, users } from '../server/db/schema.js';
+import { uuidv7 } from '../server/lib/ids.js';
+import { scoreEndedAttempts } from '../server/modules/results/index.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
@@ -392,6 +397,190 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.goto(`${podium.baseUrl}/examene`);
     await page.waitForURL('**/test/inscriere');
     await page.context().close();
+  });
+
+  it('shows the phase totals, sorts and filters on them, and refuses admission by rule while marking waits', async () => {
+    // An online test of the first phase, sat before this step: choices and a number scored
+    // from the key, a written answer waiting for marking, one student still writing.
+    const phaseId = urls.phaseOne.split('/').at(-1) ?? '';
+    const made = await makeTestWithItems(podium.db, {
+      phaseId,
+      grades: [9, 10],
+      name: 'Proba scrisă',
+      items: [
+        { itemType: 'single', itemAnswers: ['da', 'nu'], itemCorrectAnswers: [0], score: 10 },
+        { itemType: 'numeric', itemAnswers: [], itemCorrectAnswers: '6', score: 20 },
+        { itemType: 'open', itemAnswers: [], itemCorrectAnswers: null, score: 30 },
+      ],
+    });
+    const [single, numeric, open] = made.questions.map((q) => q.id);
+    const sat: [string, Record<string, unknown>][] = [
+      ['Ionescu', { [single ?? '']: [0], [numeric ?? '']: '6' }], // 30
+      ['Ștefănescu', { [single ?? '']: [0], [open ?? '']: 'Fie n = 2k.' }], // 10 + open
+      ['Popa', { [numeric ?? '']: '6' }], // 20
+      ['Albu', { [open ?? '']: 'Din ipoteză rezultă…' }], // 0 + open
+      ['Barbu', {}], // 0
+    ];
+    const now = Date.now();
+    const ended: { attemptId: string; testId: string; studentId: string }[] = [];
+    const idOf = async (email: string) => {
+      const [row] = await podium.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, email));
+      if (!row) throw new Error(`no ${email}`);
+      return row.id;
+    };
+    for (const [familyName, given] of sat) {
+      const studentId = await idOf(emailOf(familyName));
+      const attemptId = uuidv7();
+      await podium.db.insert(attempts).values({
+        id: attemptId,
+        testId: made.test.id,
+        studentId,
+        state: 'finished',
+        startedAt: new Date(now - 3_600_000),
+        deadlineAt: new Date(now - 60_000),
+        itemOrder: made.questions.map((q) => q.id),
+        finishedAt: new Date(now - 120_000),
+        finishedBy: 'student',
+      });
+      let seq = 0;
+      for (const [questionId, submittedAnswer] of Object.entries(given)) {
+        seq += 1;
+        await podium.db.insert(answers).values({
+          id: uuidv7(),
+          testId: made.test.id,
+          studentId,
+          questionId,
+          attemptId,
+          submittedAnswer,
+          seq,
+        });
+      }
+      ended.push({ attemptId, testId: made.test.id, studentId });
+    }
+    await podium.db.transaction((tx) => scoreEndedAttempts(tx, ended, new Date(now - 120_000)));
+    await podium.db.insert(attempts).values({
+      id: uuidv7(),
+      testId: made.test.id,
+      studentId: await idOf('elena.stan@example.ro'),
+      startedAt: new Date(now - 600_000),
+      deadlineAt: new Date(now + 3_600_000),
+      itemOrder: made.questions.map((q) => q.id),
+    });
+
+    const page = await signIn('admin@example.ro');
+    await page.goto(`${podium.baseUrl}${urls.phaseOne}`);
+
+    // The appeal window: both ends, the end after the start; the server's refusal lands on
+    // the same fields (forced here: the form does not send what it knows is wrong).
+    await page.getByRole('button', { name: 'Modifică etapa' }).click();
+    const phaseForm = page.getByRole('dialog', { name: 'Modifică etapa' });
+    await phaseForm.getByLabel('Contestații de la').fill(localAt(4, 9));
+    await phaseForm.getByRole('button', { name: 'Salvează' }).click();
+    await expect.poll(() => phaseForm.getByText('Câmpul este obligatoriu').count()).toBe(1);
+    await phaseForm.getByLabel('Contestații până la').fill(localAt(3, 9));
+    await phaseForm.getByRole('button', { name: 'Salvează' }).click();
+    await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
+    await phaseForm.getByLabel('Contestații până la').fill(localAt(5, 20));
+    const refuse = (route: Route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({
+            status: 400,
+            json: {
+              error: {
+                statusCode: 400,
+                code: 'INVALID_PHASE_DATES',
+                message: 'INVALID_PHASE_DATES',
+                details: { appealStartDate: ['invalid_date'], appealEndDate: ['invalid_date'] },
+              },
+            },
+          })
+        : route.fallback();
+    await page.route(`**/phases/${phaseId}`, refuse);
+    await phaseForm.getByRole('button', { name: 'Salvează' }).click();
+    await toast(page, 'Datele etapei nu sunt corecte.');
+    await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
+    await shot(page, 'phase-appeals-form-ro', { fullPage: false });
+    await page.unroute(`**/phases/${phaseId}`, refuse);
+    await phaseForm.getByRole('button', { name: 'Salvează' }).click();
+    await toast(page, 'Etapa a fost modificată');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Etapa a fost modificată' })
+      .getByRole('button')
+      .click();
+    const details = page.getByRole('region', { name: 'Detaliile etapei' });
+    await expect.poll(() => details.innerText()).toMatch(/Contestații\s+\d+ \S+ \d{4}, 09:00 – /);
+
+    const table = 'Elevii etapei';
+    await choose(page, GRADE_FILTER, 'Toate');
+    await expect.poll(() => column(page, table, 1)).toHaveLength(6);
+    // Family name → total and questions to mark (columns after the student's own).
+    const totals = async () => {
+      const [names, total, awaiting] = await Promise.all([
+        column(page, table, 1),
+        column(page, table, 7),
+        column(page, table, 8),
+      ]);
+      return names.map((n, i) => [n, total[i], awaiting[i]]);
+    };
+    const byName = (rows: (string | undefined)[][]) =>
+      [...rows].sort((a, b) => String(a[0]).localeCompare(String(b[0]), 'ro'));
+    await expect
+      .poll(async () => byName(await totals()))
+      .toEqual([
+        ['Albu', '0', '1'],
+        ['Barbu', '0', '0'],
+        ['Ionescu', '30', '0'],
+        ['Popa', '20', '0'],
+        ['Stan', '—', '—'],
+        ['Ștefănescu', '10', '1'],
+      ]);
+    await page.getByRole('button', { name: 'Punctaj total' }).click();
+    await expect.poll(() => column(page, table, 7)).toEqual(['0', '0', '10', '20', '30', '—']);
+    await shot(page, 'phase-totals-ro');
+
+    await choose(page, /^Rezultate/, 'În corectare');
+    await expect.poll(() => column(page, table, 1)).toEqual(['Albu', 'Ștefănescu']);
+    await choose(page, /^Rezultate/, 'Complete');
+    await expect.poll(() => column(page, table, 1)).toEqual(['Barbu', 'Popa', 'Ionescu']);
+    await choose(page, /^Rezultate/, 'Toate');
+    await expect.poll(() => column(page, table, 1)).toHaveLength(6);
+
+    // Admission by rule would rank on incomplete totals: refused, with the numbers.
+    await page.getByLabel('Primii N').fill('2');
+    await page.getByRole('button', { name: 'Admite primii N' }).click();
+    const refusal = page.getByRole('region', { name: 'Admitere după o regulă' }).getByRole('alert');
+    await expect
+      .poll(() => refusal.innerText())
+      .toBe(
+        'Admiterea după o regulă are nevoie de rezultate complete: 2 întrebări de la 2 elevi încă așteaptă corectarea; un elev încă scrie.',
+      );
+    await shot(page, 'phase-admit-incomplete-ro');
+    // Nobody was admitted.
+    expect(await column(page, table, 9)).toEqual(['—', '—', '—', '—', '—', '—']);
+    await page.context().close();
+
+    const en = await signIn('admin@example.ro', 'en');
+    await en.goto(`${podium.baseUrl}${urls.phaseOne}`);
+    await choose(en, /^Grade(?! \()/, 'All');
+    await en.getByRole('button', { name: 'Total score' }).click();
+    await expect
+      .poll(() => column(en, 'Students of the phase', 7))
+      .toEqual(['0', '0', '10', '20', '30', '—']);
+    await en.getByLabel('Minimum score').fill('10');
+    await en.getByRole('button', { name: 'Admit score ≥ X' }).click();
+    await expect
+      .poll(() =>
+        en.getByRole('region', { name: 'Admit by a rule' }).getByRole('alert').innerText(),
+      )
+      .toBe(
+        'Admission by a rule needs complete results: 2 questions of 2 students still wait for marking; 1 student is still writing.',
+      );
+    await shot(en, 'phase-totals-en');
+    await en.context().close();
   });
 
   it('lets the admin mark results, close the first phase and see the admitted in the second', async () => {

@@ -142,6 +142,16 @@ function PhaseDetail({ exam, edition, phase }: { exam: Exam; edition: Edition; p
               label: t('exams.phases.fields.endDate'),
               value: formatDateTime(phase.endDate, i18n.language),
             },
+            {
+              label: t('exams.phases.fields.appeals'),
+              value:
+                phase.appealStartDate && phase.appealEndDate
+                  ? `${formatDateTime(phase.appealStartDate, i18n.language)} – ${formatDateTime(
+                      phase.appealEndDate,
+                      i18n.language,
+                    )}`
+                  : t('exams.phases.noAppeals'),
+            },
             ...(phase.closedAt
               ? [
                   {

@@ -1,17 +1,21 @@
-import { Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/client.js';
 import { GradeSelect } from '../../../components/pickers/GradeSelect.js';
 import { useAdmitThreshold } from '../api/admit-threshold.js';
 import { useAdmitTop } from '../api/admit-top.js';
 import type { PhaseIds } from '../api/keys.js';
+import { type IncompleteResults, incompleteResultsText, isIncompleteResults } from '../results.js';
 import { useReport } from '../use-report.js';
 
 type Props = { ids: PhaseIds; grades: readonly number[] };
 
 /**
  * Admission by rule (DESIGN.md "Qualification"): the best N of each grade, or everyone at or
- * above a score, optionally for one grade only. Ties at the cut are admitted by the server.
+ * above a score, optionally for one grade only. Ties at the cut are admitted by the server,
+ * which refuses while totals are incomplete (RESULTS_INCOMPLETE): the panel then says how many
+ * questions wait for marking and how many students still write.
  */
 export function AdmitHelpers({ ids, grades }: Props) {
   const { t } = useTranslation();
@@ -27,12 +31,20 @@ export function AdmitHelpers({ ids, grades }: Props) {
   const isScoreValid = minScore !== '' && Number.isFinite(scoreValue) && scoreValue >= 0;
   const gradePart = grade === '' ? {} : { grade };
 
+  // Totals not complete yet: the refusal stays on the panel with the server's numbers.
+  const [incomplete, setIncomplete] = useState<IncompleteResults | 'unknown' | null>(null);
+
   const run = async (call: () => Promise<{ admittedCount: number }>) => {
+    setIncomplete(null);
     try {
       const { admittedCount } = await call();
       report.success('exams.results.admittedByRule', { count: admittedCount });
     } catch (e) {
-      report.failure(e, 'exams.results.failed');
+      if (e instanceof ApiError && e.code === 'RESULTS_INCOMPLETE') {
+        setIncomplete(isIncompleteResults(e.details) ? e.details : 'unknown');
+      } else {
+        report.failure(e, 'exams.results.failed');
+      }
     }
   };
 
@@ -93,6 +105,13 @@ export function AdmitHelpers({ ids, grades }: Props) {
           </Button>
         </Box>
       </Stack>
+      {incomplete && (
+        <Alert severity="warning" sx={{ mt: 2 }} onClose={() => setIncomplete(null)}>
+          {incomplete === 'unknown'
+            ? t('errors.RESULTS_INCOMPLETE')
+            : incompleteResultsText(incomplete, t)}
+        </Alert>
+      )}
     </Paper>
   );
 }

@@ -1,30 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { Box, Typography } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
-import { PHASE_TYPES, type Phase, phaseCreateSchema } from '../../../../../shared/schemas/exams.js';
+import { PHASE_TYPES, type Phase } from '../../../../../shared/schemas/exams.js';
 import { FormSelect, FormText } from '../../../components/form/fields.js';
 import { applyServerErrors } from '../../../components/form/server-errors.js';
 import { useCreatePhase } from '../api/create-phase.js';
 import type { EditionIds } from '../api/keys.js';
 import { usePatchPhase } from '../api/patch-phase.js';
-import { fromLocalInput, toLocalInput } from '../format.js';
+import {
+  PHASE_FORM_FIELDS,
+  type PhaseFormInput,
+  phaseForm,
+  phaseFormValues,
+} from '../phase-form.js';
 import { useReport } from '../use-report.js';
 import { FormDialog } from './FormDialog.js';
-
-const { name, type, startDate, endDate } = phaseCreateSchema.shape;
-/** A `datetime-local` value, required, turned into the instant the route checks. */
-const localInstant = (instant: typeof startDate) =>
-  z.string({ error: 'required' }).min(1, 'required').transform(fromLocalInput).pipe(instant);
-const phaseForm = z.object({
-  name,
-  type,
-  startDate: localInstant(startDate),
-  endDate: localInstant(endDate),
-});
-type Input = z.input<typeof phaseForm>;
-type Output = z.output<typeof phaseForm>;
-const FIELDS = ['name', 'type', 'startDate', 'endDate'];
 
 type Props = {
   open: boolean;
@@ -35,22 +26,19 @@ type Props = {
 };
 
 /**
- * Create or edit a phase: name, type (online or hybrid), start and end. Dates the server
- * refuses (INVALID_PHASE_DATES, OVERLAPPING_PHASE_DATES) mark both date fields.
+ * Create or edit a phase: name, type (online or hybrid), start and end, and the optional
+ * appeal window (results stay provisional until it ends). Dates the server refuses
+ * (INVALID_PHASE_DATES, OVERLAPPING_PHASE_DATES) mark both fields of the pair it names.
  */
 export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
   const { t } = useTranslation();
   const report = useReport();
   const create = useCreatePhase(ids);
   const patch = usePatchPhase({ ...ids, phaseId: phase?._id ?? '' });
-  const { control, handleSubmit, setError, formState, reset } = useForm<Input, unknown, Output>({
-    resolver: zodResolver(phaseForm),
-    values: {
-      name: phase?.name ?? '',
-      type: phase?.type ?? 'online',
-      startDate: toLocalInput(phase?.startDate),
-      endDate: toLocalInput(phase?.endDate),
-    },
+  // The resolver checks and keeps the typed text; the body is parsed from it on submit.
+  const { control, handleSubmit, setError, formState, reset } = useForm<PhaseFormInput>({
+    resolver: zodResolver(phaseForm, undefined, { raw: true }),
+    values: phaseFormValues(phase),
   });
   // A closed phase keeps everything but its name (the server refuses the rest).
   const isClosed = phase?.state === 'closed';
@@ -60,7 +48,8 @@ export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
     onClose();
   };
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = handleSubmit(async (typed) => {
+    const values = phaseForm.parse(typed);
     try {
       if (phase) {
         await patch.mutateAsync(isClosed ? { name: values.name } : values);
@@ -71,7 +60,7 @@ export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
       }
       close();
     } catch (e) {
-      applyServerErrors(e, setError, FIELDS);
+      applyServerErrors(e, setError, PHASE_FORM_FIELDS);
       report.failure(e, phase ? 'exams.phases.updateFailed' : 'msg_create_phase_error');
     }
   });
@@ -119,6 +108,32 @@ export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
         label={t('exams.phases.fields.endDate')}
         {...dateProps}
       />
+      <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, display: 'grid', gap: 2 }}>
+        <Box component="legend" sx={{ p: 0, mb: 1 }}>
+          <Typography variant="subtitle2" component="span">
+            {t('exams.phases.fields.appeals')}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+            {t('exams.phases.appealsHint')}
+          </Typography>
+        </Box>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+          <FormText
+            control={control}
+            name="appealStartDate"
+            label={t('exams.phases.fields.appealStartDate')}
+            {...dateProps}
+            required={false}
+          />
+          <FormText
+            control={control}
+            name="appealEndDate"
+            label={t('exams.phases.fields.appealEndDate')}
+            {...dateProps}
+            required={false}
+          />
+        </Box>
+      </Box>
     </FormDialog>
   );
 }

@@ -1,6 +1,6 @@
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
 import HighlightOff from '@mui/icons-material/HighlightOff';
-import { Button, Grid, Paper, Stack, Typography } from '@mui/material';
+import { Button, Chip, Grid, Paper, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { County } from '../../../../../shared/constants.js';
 import type {
@@ -17,17 +17,24 @@ import { useSelection } from '../../../components/list/use-selection.js';
 import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list/where.js';
 import { CountySelect } from '../../../components/pickers/CountySelect.js';
 import { GradeSelect } from '../../../components/pickers/GradeSelect.js';
+import { SelectField } from '../../../components/pickers/select-field.js';
 import { usePhaseStudentsCount } from '../api/count-phase-students.js';
 import { usePhaseStudents } from '../api/get-phase-students.js';
 import { useSetPhaseResults } from '../api/set-phase-results.js';
 import { personName } from '../format.js';
+import { formatTotal, type ResultsFilter, resultsWhere } from '../results.js';
 import { canSetResults } from '../rights.js';
 import { hasFailures, useReport } from '../use-report.js';
 import { AdmitHelpers } from './AdmitHelpers.js';
 import { ResultChip } from './ResultChip.js';
 import { SelectionBar } from './SelectionBar.js';
 
-type Filters = { search: string; county: County | ''; grade: number | '' };
+type Filters = {
+  search: string;
+  county: County | '';
+  grade: number | '';
+  results: ResultsFilter;
+};
 
 /** Search on the folded names: "stefan" finds "Ștefan". */
 const NAME_FIELDS = ['familyNameNormalized', 'givenNameNormalized'];
@@ -41,17 +48,18 @@ const toWhere = (f: Filters) =>
     nameSearchWhere(f.search.toLowerCase(), NAME_FIELDS),
     equalsWhere('studentCounty', f.county),
     { studentGrade: f.grade },
+    resultsWhere(f.results),
   );
 
 /** The phase's students with their results; staff and managers admit or reject them. */
 export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const report = useReport();
   const ids = { examId: exam._id, editionId: phase.editionId, phaseId: phase._id };
   const list = usePagedList<Filters>({
     defaultOrder: { field: 'givenName', direction: 'asc' },
     // SPEC.md §5: the grade filter starts on the exam's first grade.
-    initialFilters: { search: '', county: '', grade: exam.grades[0] ?? '' },
+    initialFilters: { search: '', county: '', grade: exam.grades[0] ?? '', results: '' },
     toWhere,
   });
   const students = usePhaseStudents(ids, list.filter);
@@ -75,14 +83,27 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
   };
 
   const columns: Column<PhaseStudent>[] = [
-    ...studentColumns<PhaseStudent>(t, [
-      'familyName',
-      'givenName',
-      'county',
-      'grade',
-      'school',
-      'centre',
-    ]),
+    ...studentColumns<PhaseStudent>(
+      t,
+      ['familyName', 'givenName', 'county', 'grade', 'school', 'centre'],
+      { schoolWidth: 150 },
+    ),
+    {
+      id: 'total',
+      label: t('exams.results.total'),
+      sortField: 'total',
+      align: 'right',
+      noWrap: true,
+      render: (s) => formatTotal(s.total, i18n.language),
+    },
+    {
+      id: 'awaitingItems',
+      label: t('exams.results.awaiting'),
+      sortField: 'awaitingItems',
+      align: 'right',
+      noWrap: true,
+      render: (s) => <AwaitingCount count={s.awaitingItems} />,
+    },
     {
       id: 'status',
       label: t('exams.results.title'),
@@ -104,7 +125,7 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
       {mayDecide && <AdmitHelpers ids={ids} grades={exam.grades} />}
       <Paper sx={{ p: 2 }} aria-label={t('exams.students.filters')} component="section">
         <Grid container spacing={2}>
-          <Grid size={{ xs: 12, md: 6 }}>
+          <Grid size={{ xs: 12, md: 12, lg: 6 }}>
             <SearchBox
               fullWidth
               label={t('exams.students.search')}
@@ -113,7 +134,7 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
               onChange={(v) => list.setFilter('search', v)}
             />
           </Grid>
-          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
             <CountySelect
               fullWidth
               size="small"
@@ -123,7 +144,7 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
               onChange={(v) => list.setFilter('county', v)}
             />
           </Grid>
-          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
             <GradeSelect
               fullWidth
               size="small"
@@ -132,6 +153,20 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
               label={t('fields.grade')}
               value={list.filters.grade}
               onChange={(v) => list.setFilter('grade', v)}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
+            <SelectField<Exclude<ResultsFilter, ''>>
+              fullWidth
+              size="small"
+              withAll
+              label={t('exams.results.filter')}
+              value={list.filters.results}
+              onChange={(v) => list.setFilter('results', v)}
+              options={[
+                { value: 'complete', label: t('exams.results.filterComplete') },
+                { value: 'awaiting', label: t('exams.results.filterAwaiting') },
+              ]}
             />
           </Grid>
         </Grid>
@@ -174,5 +209,21 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
         />
       </Paper>
     </Stack>
+  );
+}
+
+/** Questions of the student still waiting for marking: none, or how many, in warning colours. */
+function AwaitingCount({ count }: { count: number | null }) {
+  const { t } = useTranslation();
+  if (count === null) return '—';
+  if (count === 0) return '0';
+  return (
+    <Chip
+      size="small"
+      color="warning"
+      variant="outlined"
+      label={count}
+      aria-label={t('exams.results.awaitingCount', { count })}
+    />
   );
 }
