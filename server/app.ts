@@ -36,6 +36,9 @@ import {
   cutAccess,
   oidcRoutes,
   oidcService,
+  registerThrottleCleanup,
+  throttleRoutes,
+  throttleService,
 } from './modules/auth/index.js';
 import { examMgmt, examMgmtRoutes } from './modules/exams/index.js';
 import { healthRoutes } from './modules/health/index.js';
@@ -193,7 +196,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxPerRecipientPerHour: config.mail.maxPerRecipientPerHour,
     onEnqueued: () => wakeMail(),
   });
-  const auth = authService({ db: database.db, config, clock, outbox, users });
+  const throttle = throttleService({ db: database.db, config, clock });
+  const auth = authService({ db: database.db, config, clock, outbox, users, throttle });
   app.decorate('resolveSession', auth.resolveSession);
   const mailWorker = createMailWorker({
     db: database.db,
@@ -220,6 +224,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(database), { prefix: API_PREFIX });
   await app.register(authRoutes(auth, config), { prefix: `${API_PREFIX}/auth-service` });
+  await app.register(throttleRoutes(throttle), { prefix: `${API_PREFIX}/auth-service` });
+  if (deps.runJobs) registerThrottleCleanup(app, throttle);
   await app.register(
     oidcRoutes(oidcService({ db: database.db, config, clock, users, auth, outbox }), config),
     { prefix: `${API_PREFIX}/auth-service` },

@@ -19,9 +19,17 @@ export type Config = {
   admin: { email: string | undefined; password: string | undefined };
   session: { ttlHours: number };
   links: { confirmTtlHours: number; resetTtlMinutes: number; loginTtlMinutes: number };
+  /** Sign-in throttling (server/modules/auth/throttle.rules.ts). */
   auth: {
-    maxFailuresPerAccount: number;
-    maxFailuresPerAddress: number;
+    /** Failures on one account from one address before each further try waits. */
+    pairFailuresBeforeDelay: number;
+    /** Failures on one account from every address together before each further try waits. */
+    accountFailuresBeforeDelay: number;
+    /** Accounts one address failed on (and did not then sign in to) before it is slowed. */
+    addressAccountsBeforeDelay: number;
+    /** The longest wait: the waits double from 1 s up to this. */
+    maxDelaySeconds: number;
+    /** A counter with no failure for this long starts again. */
     failureWindowMinutes: number;
   };
   rateLimit: { authPerMinute: number };
@@ -81,6 +89,38 @@ function oidcAuthMethod(v: string | undefined): Config['oidc']['tokenAuthMethod'
   return method;
 }
 
+/** Variables an older Podium read, with what replaced them (warned about at start-up). */
+const RETIRED: Record<string, string> = {
+  AUTH_MAX_FAILURES_PER_ACCOUNT:
+    'AUTH_PAIR_FAILURES_BEFORE_DELAY and AUTH_ACCOUNT_FAILURES_BEFORE_DELAY (failures slow, never lock)',
+  AUTH_MAX_FAILURES_PER_ADDRESS:
+    'AUTH_ADDRESS_ACCOUNTS_BEFORE_DELAY (counts accounts, not failures)',
+};
+
+/** One warning for each retired variable that is still set. */
+export const retiredVariables = (env: NodeJS.ProcessEnv = process.env): string[] =>
+  Object.entries(RETIRED)
+    .filter(([name]) => str(env[name]) !== undefined)
+    .map(([name, instead]) => `${name} is no longer read; see ${instead} in README.md`);
+
+function throttleConfig(env: NodeJS.ProcessEnv): Config['auth'] {
+  const auth = {
+    pairFailuresBeforeDelay: int(env.AUTH_PAIR_FAILURES_BEFORE_DELAY, 5),
+    accountFailuresBeforeDelay: int(env.AUTH_ACCOUNT_FAILURES_BEFORE_DELAY, 50),
+    addressAccountsBeforeDelay: int(env.AUTH_ADDRESS_ACCOUNTS_BEFORE_DELAY, 100),
+    maxDelaySeconds: int(env.AUTH_MAX_DELAY_SECONDS, 900),
+    failureWindowMinutes: int(env.AUTH_FAILURE_WINDOW_MINUTES, 60),
+  };
+  for (const [name, value] of Object.entries(auth)) {
+    if (value < 1) throw new Error(`auth.${name} must be at least 1, got ${value}`);
+  }
+  // A counter forgotten before its wait ends would end the wait early.
+  if (auth.failureWindowMinutes * 60 < auth.maxDelaySeconds) {
+    throw new Error('AUTH_FAILURE_WINDOW_MINUTES must be at least AUTH_MAX_DELAY_SECONDS long');
+  }
+  return auth;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   return {
@@ -103,12 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetTtlMinutes: int(env.RESET_LINK_TTL_MINUTES, 60),
       loginTtlMinutes: int(env.LOGIN_LINK_TTL_MINUTES, 10),
     },
-    auth: {
-      maxFailuresPerAccount: int(env.AUTH_MAX_FAILURES_PER_ACCOUNT, 5),
-      maxFailuresPerAddress: int(env.AUTH_MAX_FAILURES_PER_ADDRESS, 50),
-      failureWindowMinutes: int(env.AUTH_FAILURE_WINDOW_MINUTES, 15),
-    },
-    rateLimit: { authPerMinute: int(env.AUTH_RATE_LIMIT_PER_MINUTE, 120) },
+    auth: throttleConfig(env),
+    rateLimit: { authPerMinute: int(env.AUTH_RATE_LIMIT_PER_MINUTE, 300) },
     player: {
       answerGraceSeconds: int(env.ANSWER_GRACE_SECONDS, 10),
       sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 5),

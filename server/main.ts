@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, retiredVariables } from './config.js';
 import { openDatabase, warmPool } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createStorage } from './lib/files/storage.js';
@@ -64,6 +64,7 @@ async function main() {
   }
   const originProblem = originWarning(config);
   if (originProblem) app.log.warn(originProblem);
+  for (const warning of retiredVariables()) app.log.warn(warning);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -95,3 +95,24 @@ export const OIDC_ERROR_REASONS = [
   'failed',
 ] as const;
 export type OidcErrorReason = (typeof OIDC_ERROR_REASONS)[number];
+
+/** A sign-in throttle counter, for admins (GET /auth-service/auth/throttles). */
+export const throttleSchema = z.object({
+  _id: z.string(),
+  /** pair: one account from one address; account: from anywhere; address: across accounts. */
+  scope: z.enum(['pair', 'account', 'address']),
+  email: z.string().nullable(),
+  address: z.string().nullable(),
+  /** Failures counted (for an address: accounts it failed on). */
+  failures: z.number().int(),
+  lastFailureAt: z.string(),
+  /** Until when the next try must wait, or null when nobody waits now. */
+  blockedUntil: z.string().nullable(),
+});
+export type ThrottleView = z.infer<typeof throttleSchema>;
+
+/** A refused sign-in's TOO_MANY_ATTEMPTS details: seconds until the next try is taken. */
+export type TooManyAttemptsDetails = { retryAfter: number };
+
+/** The header a browser sends its random token in, so that a known browser is recognised. */
+export const DEVICE_HEADER = 'podium-device';

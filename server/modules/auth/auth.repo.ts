@@ -1,13 +1,6 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import {
-  authFailures,
-  authLinks,
-  oidcIdentities,
-  oidcStates,
-  sessions,
-  users,
-} from '../../db/schema.js';
+import { authLinks, oidcIdentities, oidcStates, sessions, users } from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
 
 export type LinkPurpose = (typeof authLinks.$inferInsert)['purpose'];
@@ -105,33 +98,6 @@ export async function spendLinks(db: Db, userId: string, now: Date) {
     .update(authLinks)
     .set({ usedAt: now })
     .where(and(eq(authLinks.userId, userId), isNull(authLinks.usedAt)));
-}
-
-/** Failures counted in the current window for a key (0 when the window has passed). */
-export async function failuresFor(db: Db, key: string, windowStart: Date): Promise<number> {
-  const [row] = await db
-    .select({ failures: authFailures.failures })
-    .from(authFailures)
-    .where(and(eq(authFailures.key, key), gt(authFailures.windowStartedAt, windowStart)));
-  return row?.failures ?? 0;
-}
-
-/** Counts one failure; a window that has passed starts again at 1. */
-export async function recordFailure(db: Db, key: string, now: Date, windowStart: Date) {
-  await db
-    .insert(authFailures)
-    .values({ key, failures: 1, windowStartedAt: now })
-    .onConflictDoUpdate({
-      target: authFailures.key,
-      set: {
-        failures: sql`case when ${authFailures.windowStartedAt} > ${windowStart} then ${authFailures.failures} + 1 else 1 end`,
-        windowStartedAt: sql`case when ${authFailures.windowStartedAt} > ${windowStart} then ${authFailures.windowStartedAt} else ${now} end`,
-      },
-    });
-}
-
-export async function clearFailures(db: Db, key: string) {
-  await db.delete(authFailures).where(eq(authFailures.key, key));
 }
 
 export async function insertOidcState(

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  DEVICE_HEADER,
   forgotPasswordSchema,
   loginSchema,
   okSchema,
@@ -15,6 +16,7 @@ import type { Config } from '../../config.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
 import { siteOrigin } from '../../lib/origin.js';
 import type { AuthService, RequestInfo } from './auth.service.js';
+import { isDeviceToken } from './throttle.rules.js';
 
 const userIdHeader = z.object({ userid: z.string().max(64).optional() });
 
@@ -28,6 +30,9 @@ export const authRoutes =
       origin: originOf(request),
       ip: request.ip,
       userAgent: request.headers['user-agent'],
+      deviceToken: isDeviceToken(request.headers[DEVICE_HEADER])
+        ? request.headers[DEVICE_HEADER]
+        : undefined,
     });
 
     r.post(

@@ -41,12 +41,46 @@ export const authLinks = pgTable(
   (t) => [index('auth_links_user_idx').on(t.userId, t.purpose)],
 );
 
-/** Failed sign-in counters per account and per address, shared by every instance. */
-export const authFailures = pgTable('auth_failures', {
-  key: text('key').primaryKey(),
-  failures: integer('failures').notNull(),
-  windowStartedAt: tz('window_started_at').notNull(),
-});
+/**
+ * Failed sign-in counters, shared by every instance: per account and address (`pair`), per
+ * account from anywhere (`account`) and per address across accounts (`address`). A sign-in
+ * takes its place in them before its password is checked, under their row locks.
+ */
+export const authThrottles = pgTable(
+  'auth_throttles',
+  {
+    id: uuid('id').primaryKey(),
+    key: text('key').notNull(),
+    scope: text('scope', { enum: ['pair', 'account', 'address'] }).notNull(),
+    email: text('email'),
+    address: text('address'),
+    failures: integer('failures').notNull(),
+    lastFailureAt: tz('last_failure_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('auth_throttles_key_key').on(t.key),
+    index('auth_throttles_last_failure_idx').on(t.lastFailureAt),
+  ],
+);
+
+/**
+ * Browsers a user signed in from (the hash of a random token the browser keeps): a sign-in
+ * from one of them skips the throttles above until it fails too often itself.
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    failures: integer('failures').notNull().default(0),
+    createdAt: createdAt(),
+    lastSignInAt: tz('last_sign_in_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('known_devices_user_token_key').on(t.userId, t.tokenHash)],
+);
 
 /**
  * OpenID Connect round trips in flight (state → PKCE verifier and nonce), each bound to the

@@ -22,6 +22,7 @@ import type { UsersService } from '../users/index.js';
 import { canRegister } from './auth.policy.js';
 import * as repo from './auth.repo.js';
 import { assertGoodPassword } from './password-policy.js';
+import type { ThrottleService } from './throttle.service.js';
 
 export type AuthDeps = {
   db: Db;
@@ -29,9 +30,14 @@ export type AuthDeps = {
   clock: Clock;
   outbox: Pick<MailOutbox, 'enqueue'>;
   users: UsersService;
+  throttle: ThrottleService;
 };
 
-export type RequestInfo = { origin: string; ip?: string; userAgent?: string };
+/**
+ * What a request tells the service: the origin for links (server/lib/origin.ts), the client
+ * address and browser, and the browser's own token when it sent a well-formed one.
+ */
+export type RequestInfo = { origin: string; ip?: string; userAgent?: string; deviceToken?: string };
 
 const minutes = (n: number) => n * 60_000;
 const SESSION_TOUCH_MS = minutes(5);
@@ -46,11 +52,13 @@ function isUniqueViolation(e: unknown): boolean {
   return false;
 }
 
-export function authService({ db, config, clock, outbox, users }: AuthDeps) {
+export function authService({ db, config, clock, outbox, users, throttle }: AuthDeps) {
   const liveSession = repo.liveSessionQuery(db);
   const after = (ms: number) => new Date(clock.now().getTime() + ms);
 
+  /** A new session; the browser that asked for it becomes a known one for this user. */
   async function createSession(userId: string, info?: RequestInfo, tx: Db = db): Promise<Session> {
+    await throttle.rememberDevice(userId, info?.deviceToken, tx);
     const token = randomToken();
     await repo.insertSession(tx, {
       userId,
@@ -82,24 +90,6 @@ export function authService({ db, config, clock, outbox, users }: AuthDeps) {
       params: { origin },
       isRequested: true,
     });
-  }
-
-  const throttleKeys = (email: string, ip?: string) => [
-    `account:${email}`,
-    ...(ip ? [`address:${ip}`] : []),
-  ];
-
-  async function assertNotThrottled(email: string, ip?: string) {
-    const windowStart = new Date(clock.now().getTime() - minutes(config.auth.failureWindowMinutes));
-    const [account, address] = await Promise.all(
-      throttleKeys(email, ip).map((k) => repo.failuresFor(db, k, windowStart)),
-    );
-    if (
-      (account ?? 0) >= config.auth.maxFailuresPerAccount ||
-      (address ?? 0) >= config.auth.maxFailuresPerAddress
-    ) {
-      throw new AppError('TOO_MANY_ATTEMPTS', 'Too many failed sign-in attempts; try again later');
-    }
   }
 
   return {
@@ -172,21 +162,18 @@ export function authService({ db, config, clock, outbox, users }: AuthDeps) {
     },
 
     /**
-     * Signs in with e-mail and password. Wrong e-mail and wrong password answer alike;
-     * repeated failures lock the account and the address for a while.
+     * Signs in with e-mail and password. Wrong e-mail and wrong password answer alike. Repeated
+     * failures make further tries wait (TOO_MANY_ATTEMPTS with retryAfter, throttle.rules.ts),
+     * except from a browser that signed in to this account before; the password is checked
+     * only for a try that is taken.
      */
     async login(input: { email: string; password: string }, info: RequestInfo): Promise<Session> {
-      await assertNotThrottled(input.email, info.ip);
       const user = await users.accountByEmail(input.email);
+      const known = user ? await throttle.isTrustedDevice(user.id, info.deviceToken) : false;
+      if (!known) await throttle.admit(input.email, info.ip);
       const ok = await verifyPassword(user?.passwordHash, input.password);
-      if (!user || !ok) {
-        const now = clock.now();
-        const windowStart = new Date(now.getTime() - minutes(config.auth.failureWindowMinutes));
-        for (const key of throttleKeys(input.email, info.ip))
-          await repo.recordFailure(db, key, now, windowStart);
-        throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
-      }
-      await repo.clearFailures(db, `account:${input.email}`);
+      if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', 'Wrong e-mail or password');
+      await throttle.succeeded(input.email, info.ip);
       if (!user.emailConfirmedAt) {
         await sendConfirmation(user, info.origin);
         throw new AppError(
@@ -245,7 +232,7 @@ export function authService({ db, config, clock, outbox, users }: AuthDeps) {
         );
         if (!user) throw new AppError('INVALID_CODE', 'The link is not valid any more');
         await repo.revokeUserSessions(tx, input.uid, now);
-        await repo.clearFailures(tx, `account:${user.email}`);
+        await throttle.forgetAccount(user.email, tx);
         await appendAudit(tx, {
           actorId: input.uid,
           action: 'user.password.reset',
