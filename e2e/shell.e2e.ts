@@ -88,11 +88,21 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await shot(teacher, 'layout-teacher-ro');
     await teacher.goto(`${podium.baseUrl}/tests`);
     await teacher.waitForURL(`${podium.baseUrl}/`);
+    await teacher.goto(`${podium.baseUrl}/limite-conectare`);
+    await teacher.waitForURL(`${podium.baseUrl}/`);
     await teacher.context().close();
 
     const admin = await open({ lang: 'en' });
     await signIn(admin, 'admin@example.ro', 'parola-admin-1');
-    expect(await menu(admin)).toEqual(['Teachers', 'Students', 'Competitions', 'Profile', 'Help']);
+    expect(await menu(admin)).toEqual([
+      'Teachers',
+      'Students',
+      'Sign-in limits',
+      'Competitions',
+      'Profile',
+      'E-mails',
+      'Help',
+    ]);
     await admin.goto(`${podium.baseUrl}/elevi`);
     await expect.poll(() => admin.getByRole('heading', { name: 'Students' }).count()).toBe(1);
     await shot(admin, 'layout-admin-en');

@@ -1,4 +1,6 @@
 import type { ErrorBody, ErrorCode, FieldErrors, ValidationIssue } from '../../../shared/errors.js';
+import { DEVICE_HEADER } from '../../../shared/schemas/auth.js';
+import { deviceToken } from '../lib/device.js';
 import { readLocal, STORAGE_KEYS, writeLocal } from '../lib/storage.js';
 
 export const API_BASE = '/api/v1';
@@ -55,6 +57,8 @@ type RequestOptions = {
   query?: Record<string, string | number | boolean | object | undefined>;
   /** Skip the 401 redirect (the auth check itself handles a dead session). */
   quiet401?: boolean;
+  /** Send this browser's token (calls that sign in: a known browser is never made to wait). */
+  device?: boolean;
   signal?: AbortSignal;
 };
 
@@ -77,6 +81,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
     headers.authorization = `Bearer ${session.token}`;
     headers.userid = session.userId;
   }
+  if (options.device) headers[DEVICE_HEADER] = deviceToken();
   const isForm = options.body instanceof FormData;
   if (options.body !== undefined && !isForm) headers['content-type'] = 'application/json';
   let res: Response;

@@ -12,7 +12,7 @@ export const whoami = () => api<User>(`${base}/whoami`, { quiet401: true });
 export const exchangeCode = (uid: string, code: string, oauth: boolean) =>
   api<Session>(
     `${base}/${oauth ? 'oauth/token' : 'token'}/${encodeURIComponent(uid)}/${encodeURIComponent(code)}`,
-    { quiet401: true },
+    { quiet401: true, device: true },
   );
 
 export const logout = () => api<{ ok: true }>(`${base}/logout`, { method: 'POST', quiet401: true });

@@ -8,10 +8,11 @@ describe('navigation', () => {
   it('shows each role the menu of SPEC.md §2', () => {
     expect(paths('student')).toEqual(['/tests', '/test/inscriere', '/profil', '/ajutor']);
     expect(paths('teacher')).toEqual(['/profesori', '/elevi', '/examene', '/profil', '/ajutor']);
-    // Admins also see the mail outbox (issue 20), which is not in SPEC.md's menu.
+    // Admins also see the sign-in limits and the mail outbox, which are not in SPEC.md's menu.
     expect(paths('admin')).toEqual([
       '/profesori',
       '/elevi',
+      '/limite-conectare',
       '/examene',
       '/profil',
       '/emailuri',
@@ -22,7 +23,8 @@ describe('navigation', () => {
 
   it('keeps the Users group only with its children', () => {
     expect(visibleNavigation('student').find((i) => i.id === 'users')).toBeUndefined();
-    expect(visibleNavigation('admin').find((i) => i.id === 'users')?.children).toHaveLength(2);
+    expect(visibleNavigation('teacher').find((i) => i.id === 'users')?.children).toHaveLength(2);
+    expect(visibleNavigation('admin').find((i) => i.id === 'users')?.children).toHaveLength(3);
   });
 
   it('reads an empty role list as guests only and no list as everyone', () => {

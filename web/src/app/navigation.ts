@@ -34,6 +34,13 @@ export const NAVIGATION: readonly NavItem[] = [
         icon: 'person',
         roles: ['teacher', 'admin'],
       },
+      {
+        id: 'throttles',
+        titleKey: 'nav.throttles',
+        path: '/limite-conectare',
+        icon: 'lock_clock',
+        roles: ['admin'],
+      },
     ],
   },
   {

@@ -1,7 +1,12 @@
 import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/LoadingScreen.js';
-import { RegisterStudentPage, RegisterTeacherPage, WelcomePage } from '../features/auth/index.js';
+import {
+  RegisterStudentPage,
+  RegisterTeacherPage,
+  ThrottlesPage,
+  WelcomePage,
+} from '../features/auth/index.js';
 import {
   EditionPage,
   ExamDetailPage,
@@ -34,6 +39,7 @@ const ALL = ['student', 'teacher', 'admin'] as const;
 const STAFF = { roles: ['teacher', 'admin'], registered: true, active: true } satisfies Access;
 const STUDENT = { roles: ['student'], registered: true, active: true } satisfies Access;
 const MEMBER = { roles: ALL, registered: true, active: true } satisfies Access;
+const ADMIN = { roles: ['admin'], registered: true, active: true } satisfies Access;
 
 const guarded = (access: Access, element: ReactNode) => <Guard access={access}>{element}</Guard>;
 const soon = (access: Access, titleKey: string) =>
@@ -94,6 +100,7 @@ export const router = createBrowserRouter([
       },
       { path: 'profesori', element: guarded(STAFF, <TeachersPage />) },
       { path: 'elevi', element: guarded(STAFF, <StudentsPage />) },
+      { path: 'limite-conectare', element: guarded(ADMIN, <ThrottlesPage />) },
       { path: 'profil', element: guarded({ roles: ALL, active: true }, <ProfilePage />) },
       {
         path: 'emailuri',

@@ -22,4 +22,5 @@ export const STORAGE_KEYS = {
   language: 'podium.language',
   settings: 'podium.settings',
   shortcuts: 'podium.shortcuts',
+  device: 'podium.device',
 } as const;

@@ -4,6 +4,7 @@ import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import Group from '@mui/icons-material/Group';
 import Help from '@mui/icons-material/Help';
 import HowToReg from '@mui/icons-material/HowToReg';
+import LockClock from '@mui/icons-material/LockClock';
 import Mail from '@mui/icons-material/Mail';
 import Person from '@mui/icons-material/Person';
 import School from '@mui/icons-material/School';
@@ -17,6 +18,7 @@ const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   group: Group,
   help: Help,
   how_to_reg: HowToReg,
+  lock_clock: LockClock,
   mail: Mail,
   person: Person,
   school: School,

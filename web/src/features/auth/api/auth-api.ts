@@ -12,7 +12,7 @@ import { api } from '../../../api/client.js';
 const base = '/auth-service/auth';
 
 export const login = (body: LoginInput) =>
-  api<Session>(`${base}/login`, { method: 'POST', body, quiet401: true });
+  api<Session>(`${base}/login`, { method: 'POST', body, quiet401: true, device: true });
 
 export const signup = (body: SignupInput) =>
   api<{ ok: true }>(`${base}/signup`, { method: 'POST', body });
@@ -21,13 +21,13 @@ export const forgotPassword = (body: { email: string; locale?: string }) =>
   api<{ ok: true }>(`${base}/password/forgot`, { method: 'POST', body });
 
 export const resetPassword = (body: { uid: string; code: string; password: string }) =>
-  api<Session>(`${base}/password/reset`, { method: 'POST', body });
+  api<Session>(`${base}/password/reset`, { method: 'POST', body, device: true });
 
 /** Exchanges the uid/code of an e-mailed link (or the OIDC return) for a session. */
 export const exchangeCode = (uid: string, code: string, oauth: boolean) =>
   api<Session>(
     `${base}/${oauth ? 'oauth/token' : 'token'}/${encodeURIComponent(uid)}/${encodeURIComponent(code)}`,
-    { quiet401: true },
+    { quiet401: true, device: true },
   );
 
 export const register = (body: RegisterStudentInput | RegisterTeacherInput) =>
