@@ -41,7 +41,7 @@ import {
   throttleService,
 } from './modules/auth/index.js';
 import { examMgmt, examMgmtRoutes } from './modules/exams/index.js';
-import { healthRoutes } from './modules/health/index.js';
+import { healthRoutes, readinessCheck } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
 import { playerRoutes, playerService, registerSweeper } from './modules/player/index.js';
 import { resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
@@ -222,7 +222,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
-  await app.register(healthRoutes(database), { prefix: API_PREFIX });
+  await app.register(
+    healthRoutes(database, readinessCheck({ database, storage: deps.storage, mailer })),
+    { prefix: API_PREFIX },
+  );
   await app.register(authRoutes(auth, config), { prefix: `${API_PREFIX}/auth-service` });
   await app.register(throttleRoutes(throttle), { prefix: `${API_PREFIX}/auth-service` });
   if (deps.runJobs) registerThrottleCleanup(app, throttle);

@@ -37,6 +37,8 @@ export type Config = {
   player: { answerGraceSeconds: number; sweepIntervalSeconds: number };
   files: {
     maxBytes: number;
+    /** Each storage call gives up when connecting, or the storage saying nothing, takes longer. */
+    timeoutSeconds: number;
     s3: {
       endpoint: string | undefined;
       region: string;
@@ -151,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     files: {
       maxBytes: int(env.UPLOAD_MAX_BYTES, 10 * 1024 * 1024),
+      timeoutSeconds: int(env.STORAGE_TIMEOUT_SECONDS, 10),
       s3: {
         endpoint: str(env.S3_ENDPOINT),
         region: env.S3_REGION ?? 'us-east-1',

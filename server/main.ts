@@ -39,11 +39,12 @@ async function main() {
   if (database.pool) await warmPool(database.pool, warmPlayerConnection);
 
   const log = { info: (obj: object, msg?: string) => app.log.info(obj, msg) };
+  const storage = createStorage(config);
   const app = await buildApp({
     config,
     database,
     mailer: createMailer(config, log),
-    storage: createStorage(config),
+    storage,
     runJobs: true,
     logger: {
       level: config.logLevel,
@@ -51,6 +52,13 @@ async function main() {
     },
   });
 
+  // A wrong bucket or unreachable storage would make every file look missing: say so at once
+  // (the server still starts: online tests need no files; /api/v1/health/ready keeps saying it).
+  await storage
+    .check()
+    .catch((err: unknown) =>
+      app.log.error({ err }, 'file storage unavailable at start (check S3_* settings)'),
+    );
   await ensureAdmin({
     db: database.db,
     users: usersService({ db: database.db }),

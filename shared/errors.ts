@@ -51,6 +51,8 @@ export const ERROR_CODES = [
   'REVIEW_CHANGED',
   'REVIEW_CLOSED',
   'APPEAL_NOT_ALLOWED',
+  'STORAGE_UNAVAILABLE',
+  'PAPER_IMAGE_MISSING',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -115,6 +117,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   /** An appeal outside the window, a second one on the item, or on an item without a final
    * score (`details.reason`: window, already_appealed, no_final_score). */
   APPEAL_NOT_ALLOWED: 409,
+  // The file storage did not answer (down, too slow, misconfigured): try again later.
+  STORAGE_UNAVAILABLE: 503,
+  // A figure of the paper is not in the storage: printing it without would mislead.
+  PAPER_IMAGE_MISSING: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

@@ -8,6 +8,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../../config.js';
 import { AppError } from '../errors.js';
 
@@ -17,6 +18,12 @@ export type FileStorage = {
   get(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Resolves when the storage answers and holds the configured bucket (or the directory is
+   * usable); rejects with STORAGE_UNAVAILABLE saying why otherwise.
+   */
+  check(): Promise<void>;
+  kind: 's3' | 'directory';
 };
 
 const KEY_RE = /^[a-z0-9][a-z0-9/_.-]{0,200}$/i;
@@ -36,10 +43,14 @@ export function assertValidKey(key: string): void {
 
 const missing = () => new AppError('NOT_FOUND', 'file not found');
 
+/** Retryable: the storage did not answer, or not as configured. */
+export const storageUnavailable = (why: string) =>
+  new AppError('STORAGE_UNAVAILABLE', `File storage unavailable: ${why}`);
+
 /** S3-compatible storage when S3_BUCKET is set, else the local directory DATA_DIR/files. */
 export function createStorage(config: Config): FileStorage {
   return config.files.s3.bucket
-    ? createS3Storage(config.files.s3, config.files.s3.bucket)
+    ? createS3Storage(config.files.s3, config.files.s3.bucket, config.files.timeoutSeconds)
     : createLocalStorage(path.join(config.dataDir, 'files'));
 }
 
@@ -54,6 +65,15 @@ function createLocalStorage(root: string): FileStorage {
   };
 
   return {
+    kind: 'directory',
+    async check() {
+      try {
+        await mkdir(tmpDir, { recursive: true });
+      } catch (error) {
+        throw storageUnavailable(`directory ${root}: ${errorCode(error) ?? 'unusable'}`);
+      }
+    },
+
     async put(key, data) {
       const target = fileOf(key);
       await mkdir(path.dirname(target), { recursive: true });
@@ -109,12 +129,49 @@ function createLocalStorage(root: string): FileStorage {
 
 type S3Settings = Config['files']['s3'];
 
+/** Never written: reading it tells whether the bucket is there and readable. */
+const PROBE_KEY = 'podium-storage-check';
+
+type S3Failure = { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+
+/** A wrong bucket answers 404 like a missing file: it must never pass for one. */
+const isNoSuchBucket = (error: unknown) => {
+  const e = error as S3Failure;
+  return e.name === 'NoSuchBucket' || e.Code === 'NoSuchBucket';
+};
+
 const isNotFound = (error: unknown) => {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  const e = error as S3Failure;
+  if (isNoSuchBucket(error)) return false;
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
 };
 
-function createS3Storage(s3: S3Settings, bucket: string): FileStorage {
+/**
+ * What the caller may retry: no answer in time, no connection, a 5xx, a wrong bucket or
+ * credentials (the admin fixes the configuration). Other errors stay as they are.
+ */
+function asUnavailable(error: unknown, bucket: string): unknown {
+  if (error instanceof AppError) return error;
+  const e = error as S3Failure & { code?: string; message?: string };
+  if (isNoSuchBucket(error)) return storageUnavailable(`no bucket ${bucket}`);
+  const status = e.$metadata?.httpStatusCode;
+  const network =
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    (typeof e.code === 'string' &&
+      /^(ECONN|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|EPIPE)/.test(e.code));
+  if (network)
+    return storageUnavailable(
+      e.name === 'TimeoutError' ? 'no answer in time' : (e.code ?? 'no connection'),
+    );
+  if (status !== undefined && (status >= 500 || status === 403 || status === 401)) {
+    return storageUnavailable(`${e.name ?? 'error'} (${status})`);
+  }
+  return error;
+}
+
+function createS3Storage(s3: S3Settings, bucket: string, timeoutSeconds: number): FileStorage {
+  const ms = timeoutSeconds * 1000;
   const client = new S3Client({
     endpoint: s3.endpoint,
     region: s3.region,
@@ -127,46 +184,87 @@ function createS3Storage(s3: S3Settings, bucket: string): FileStorage {
     // flexible checksums; ask for them only where S3 requires them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // The SDK waits for ever on a storage that accepts connections and says nothing: connect
+    // and each silence are bounded, and one retry at most, so a request fails in seconds.
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: ms,
+      requestTimeout: ms,
+      socketTimeout: ms,
+    }),
+    maxAttempts: 2,
   });
+  // A whole call (both attempts, a slow trickle of bytes) is bounded too.
+  const deadline = () => ({ abortSignal: AbortSignal.timeout(ms * 4) });
 
   return {
+    kind: 's3',
+    async check() {
+      try {
+        // Reading a key that is not there answers NoSuchKey from the right bucket and
+        // NoSuchBucket from a wrong one (a HEAD could not tell them apart), on every
+        // S3-compatible store, with the rights the files themselves need.
+        await client.send(new GetObjectCommand({ Bucket: bucket, Key: PROBE_KEY }), deadline());
+      } catch (error) {
+        if (isNotFound(error)) return;
+        const status = (error as S3Failure).$metadata?.httpStatusCode;
+        if (isNoSuchBucket(error)) throw storageUnavailable(`no bucket ${bucket}`);
+        if (status === 403) {
+          throw storageUnavailable(
+            `bucket ${bucket} refused (403): check the keys and their rights`,
+          );
+        }
+        const mapped = asUnavailable(error, bucket);
+        throw mapped instanceof AppError
+          ? mapped
+          : storageUnavailable(String((error as S3Failure).name ?? error));
+      }
+    },
+
     async put(key, data, contentType) {
       assertValidKey(key);
-      await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: key, Body: data, ContentType: contentType }),
-      );
+      try {
+        await client.send(
+          new PutObjectCommand({ Bucket: bucket, Key: key, Body: data, ContentType: contentType }),
+          deadline(),
+        );
+      } catch (error) {
+        throw asUnavailable(error, bucket);
+      }
     },
 
     async get(key) {
       assertValidKey(key);
       try {
-        const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const result = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: key }),
+          deadline(),
+        );
         if (!result.Body) throw missing();
         return Buffer.from(await result.Body.transformToByteArray());
       } catch (error) {
         if (isNotFound(error)) throw missing();
-        throw error;
+        throw asUnavailable(error, bucket);
       }
     },
 
     async delete(key) {
       assertValidKey(key);
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), deadline());
       } catch (error) {
         // S3 itself answers 204 for a missing key; some compatible stores answer 404.
-        if (!isNotFound(error)) throw error;
+        if (!isNotFound(error)) throw asUnavailable(error, bucket);
       }
     },
 
     async exists(key) {
       assertValidKey(key);
       try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), deadline());
         return true;
       } catch (error) {
         if (isNotFound(error)) return false;
-        throw error;
+        throw asUnavailable(error, bucket);
       }
     },
   };

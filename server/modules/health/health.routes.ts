@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import type { Readiness } from './readiness.js';
 
 const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -9,10 +10,41 @@ const healthSchema = z.object({
   kind: z.enum(['pg', 'pglite']),
 });
 
-/** Load balancers ask this; 503 when the database does not answer. */
+const check = z.object({ status: z.enum(['ok', 'unavailable']), detail: z.string().optional() });
+const readinessSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: check.extend({ kind: z.enum(['pg', 'pglite']) }),
+  storage: check.extend({ kind: z.enum(['s3', 'directory']) }),
+  mail: check.extend({
+    kind: z.enum(['smtp', 'directory']),
+    queued: z.number(),
+    retrying: z.number(),
+    failed: z.number(),
+  }),
+});
+
+/**
+ * Load balancers ask `/health` (liveness: 503 only when the database does not answer);
+ * `/health/ready` says what works: database, file storage, mail, and the mail waiting.
+ */
 export const healthRoutes =
-  (database: Database): FastifyPluginAsync =>
+  (database: Database, readiness: () => Promise<Readiness>): FastifyPluginAsync =>
   async (app) => {
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/health/ready',
+      {
+        schema: {
+          tags: ['health'],
+          description:
+            'Database, file storage (the bucket) and mail server, each ok or unavailable with why; 503 only when the database is unavailable, so a storage or mail outage never takes instances out of the balancer.',
+          response: { 200: readinessSchema, 503: readinessSchema },
+        },
+      },
+      async (_request, reply) => {
+        const ready = await readiness();
+        return reply.status(ready.database.status === 'ok' ? 200 : 503).send(ready);
+      },
+    );
     app
       .withTypeProvider<ZodTypeProvider>()
       .get(

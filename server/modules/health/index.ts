@@ -1,2 +1,3 @@
 // The health module's public face.
 export { healthRoutes } from './health.routes.js';
+export { readinessCheck } from './readiness.js';

@@ -113,8 +113,17 @@ export function filesService({ db, storage, maxBytes }: FilesDeps) {
     async imageDataUrl(fileId: string): Promise<string | undefined> {
       const file = await repo.findFile(db, fileId);
       if (!file || !isImageMime(file.mime)) return undefined;
-      const data = await storage.get(file.storageKey).catch(() => undefined);
-      return data ? `data:${file.mime};base64,${data.toString('base64')}` : undefined;
+      // A storage that does not answer is STORAGE_UNAVAILABLE (retry later); bytes gone from
+      // a reachable storage are a missing image. Neither may pass for "no image".
+      const data = await storage.get(file.storageKey).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') {
+          throw new AppError('PAPER_IMAGE_MISSING', 'An image is missing from the file storage', {
+            fileId,
+          });
+        }
+        throw error;
+      });
+      return `data:${file.mime};base64,${data.toString('base64')}`;
     },
   };
 }

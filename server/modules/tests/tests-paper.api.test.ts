@@ -157,6 +157,24 @@ describe.skipIf(!hasChromium)('POST …/tests/{testId}/download (Chromium)', () 
   });
 });
 
+describe('POST …/tests/{testId}/download with a figure gone from the storage', () => {
+  it('refuses to print the paper without it: 409 PAPER_IMAGE_MISSING', async () => {
+    const w = await paperWorld();
+    const paper = await kit.call('GET', `${w.testsUrl}/${w.test._id}/paper`, w.staff.headers);
+    const shown = JSON.stringify(paper.json()).match(
+      /[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g,
+    );
+    const row = (await t.database.db.select().from(files)).find((f) => shown?.includes(f.id));
+    expect(row).toBeDefined();
+    await createStorage(t.config).delete(row?.storageKey ?? '');
+    const res = await kit.call('POST', `${w.testsUrl}/${w.test._id}/download`, w.staff.headers, {
+      callbackUrl: 'http://podium.test/test-download',
+    });
+    expect(res.statusCode).toBe(409);
+    expect(codeOf(res)).toBe('PAPER_IMAGE_MISSING');
+  });
+});
+
 describe('POST …/tests/{testId}/download without Chromium', () => {
   it('answers 503 PDF_UNAVAILABLE, and the paper data still works', async () => {
     const noBrowser = await buildTestApp({

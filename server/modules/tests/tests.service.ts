@@ -226,7 +226,9 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
       const found = new Map<string, string>();
       ids.forEach((id, i) => {
         const url = urls[i];
-        if (url) found.set(id, url);
+        // A paper without one of its figures would mislead every student who gets it.
+        if (!url) throw new AppError('PAPER_IMAGE_MISSING', 'An image of the paper is missing');
+        found.set(id, url);
       });
       const pdf = await printer.print(renderTestPaper({ ...paper, images: found }));
       return { paper, pdf };
