@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
   LogController,
+  type RouteOptions,
 } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -66,8 +67,21 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Sends the mail that is due; the server runs it on a timer, tests call it. */
     mailWorker: MailWorker;
+    /**
+     * Every route as it was registered, hidden ones included: the access matrix and the fuzzer
+     * walk it, so a route added later is checked without anyone listing it.
+     */
+    routeTable: readonly RegisteredRoute[];
   }
 }
+
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  schema: RouteOptions['schema'];
+  /** Whether the OpenAPI description leaves it out (the slash twins). */
+  hidden: boolean;
+};
 
 /** How often each process looks for due mail when no request woke it. */
 const MAIL_POLL_MS = 2_000;
@@ -137,6 +151,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     // One line per request, written when it is answered, instead of Fastify's two.
     logController: new OneLinePerRequest(),
+  });
+
+  const routeTable: RegisteredRoute[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routeTable.push({
+        method,
+        url: route.url,
+        schema: route.schema,
+        hidden: (route.schema as { hide?: boolean } | undefined)?.hide === true,
+      });
+    }
   });
 
   app.setValidatorCompiler(validatorCompiler);

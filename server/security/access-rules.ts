@@ -1,0 +1,363 @@
+import { type Caller, NO_ACCOUNT, type World } from '../test/world.js';
+
+// Who may do what, route by route: the policy table the access matrix
+// (access-matrix.api.test.ts) holds every registered route to. The matrix calls each route as
+// every caller of the seeded world (server/test/world.ts) with the ids of student A's
+// resources in its path, and fails on any answer that differs from the rule:
+// - a caller in `ok` reaches the route (not 401, 403 or a 404 NOT_FOUND) and may get 2xx;
+// - a caller in `notFound` gets 404: the resource is outside what they may even see;
+// - any other signed-in caller gets 403: they see the resource but may not do this;
+// - anonymous gets 401, unless the route is public (anonymous in `ok`).
+// A route that is not in this table fails the matrix: a new route needs its rule here.
+
+export type AccessRule = {
+  ok: readonly Caller[];
+  notFound?: readonly Caller[];
+  /** A body other than the one made from the route's schema (which may not pass its refinements). */
+  body?: (w: World) => unknown;
+  /** Multipart text fields sent beside the file (routes whose schema has no body). */
+  fields?: (w: World) => Record<string, string>;
+  /** Path ids other than student A's resources. */
+  params?: (w: World) => Record<string, string>;
+  /**
+   * For bulk routes that answer 200 with what failed: whether the 2xx answer says it was done.
+   * A denied caller's 2xx must say it was not.
+   */
+  done?: (body: string) => boolean;
+  /** Run after every other route: it closes, deletes or ends what others use. */
+  last?: true;
+  /** Needs a session of its own (it ends the one it is called with). */
+  ownSession?: true;
+  /**
+   * Why the allowed callers cannot get past a 404 in the seeded world, if they cannot (a 4xx
+   * of the route's own rules, such as a closed sign-up, counts as reached).
+   */
+  unreachable?: string;
+};
+
+const STUDENTS = ['studentA', 'studentB'] as const;
+const SIGNED = [
+  'studentA',
+  'studentB',
+  'ownTeacher',
+  'otherTeacher',
+  'reviewer',
+  'mediator',
+  'examAdmin',
+  'staff',
+  'admin',
+] as const;
+const EVERYONE = ['anonymous', ...SIGNED] as const;
+const TEACHERS_AND_ADMIN = [
+  'ownTeacher',
+  'otherTeacher',
+  'reviewer',
+  'mediator',
+  'examAdmin',
+  'staff',
+  'admin',
+] as const;
+/** Teachers with no role in the competition (the reviewer and mediator have none yet). */
+const OUTSIDERS = ['otherTeacher', 'reviewer', 'mediator'] as const;
+/** Those with a role in the competition: it is in their scope. */
+const IN_COMPETITION = ['ownTeacher', 'examAdmin', 'staff', 'admin'] as const;
+/** Those who manage the competition. */
+const MANAGERS = ['examAdmin', 'admin'] as const;
+/** Those who run the competition's days (admission, extra time, printing). */
+const ORGANISERS = ['examAdmin', 'staff', 'admin'] as const;
+/** The question bank and the tests: the coordinator has no part in them. */
+const BANK_OUTSIDERS = ['ownTeacher', ...OUTSIDERS] as const;
+
+const PUBLIC: AccessRule = { ok: EVERYONE };
+/** A bulk answer (a list of failures, or `failedStudents`) that is empty. */
+const nothingFailed = (body: string) => {
+  const json = JSON.parse(body) as unknown;
+  const failed = Array.isArray(json)
+    ? json
+    : (json as { failedStudents?: unknown[] }).failedStudents;
+  return Array.isArray(failed) && failed.length === 0;
+};
+
+const E = '/api/v1/exam-mgmt/exams/{examId}';
+const ED = `${E}/editions/{editionId}`;
+const P = `${ED}/phases/{phaseId}`;
+const RP = '/api/v1/resource-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}';
+const TP = '/api/v1/test-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}';
+const UP =
+  '/api/v1/upload-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests/{testId}';
+const U = '/api/v1/user-mgmt';
+const AUTH = '/api/v1/auth-service/auth';
+const PLAYER = '/api/v1/test-player';
+
+const competitionRead: AccessRule = { ok: IN_COMPETITION, notFound: OUTSIDERS };
+const competitionManage: AccessRule = { ok: MANAGERS, notFound: OUTSIDERS };
+const bankRead: AccessRule = { ok: ORGANISERS, notFound: [...STUDENTS, ...BANK_OUTSIDERS] };
+const bankManage: AccessRule = { ok: MANAGERS, notFound: [...STUDENTS, ...BANK_OUTSIDERS] };
+const testsRead: AccessRule = { ok: ORGANISERS, notFound: BANK_OUTSIDERS };
+const testsManage: AccessRule = { ok: MANAGERS, notFound: BANK_OUTSIDERS };
+const ownPlayer: AccessRule = { ok: STUDENTS };
+
+const question = (w: World) => ({
+  itemQ: 'Cât face $2 + 2$?',
+  itemDiscipline: 'Matematică',
+  itemGrade: 5,
+  difficulty: 'low',
+  itemType: 'single',
+  itemAnswers: ['3', '4'],
+  itemCorrectAnswers: [1],
+  itemCategory: w.exam.subject,
+});
+
+export const ACCESS_RULES: Record<string, AccessRule> = {
+  // The OpenAPI description and its page are public, as is the health check.
+  'GET /api/docs': PUBLIC,
+  'GET /api/docs/': PUBLIC,
+  'GET /api/docs/static/index.html': PUBLIC,
+  'GET /api/docs/static/swagger-initializer.js': PUBLIC,
+  'GET /api/docs/static/*': { ...PUBLIC, unreachable: 'no file named by the wildcard' },
+  'GET /api/docs/json': PUBLIC,
+  'GET /api/docs/yaml': PUBLIC,
+  'GET /api/v1/health': PUBLIC,
+  'GET /api/v1/health/ready': PUBLIC,
+
+  // Signing up and in: public; the links' codes decide (none of the world's is valid).
+  [`POST ${AUTH}/signup`]: PUBLIC,
+  [`GET ${AUTH}/token/{uid}/{code}`]: { ...PUBLIC },
+  [`GET ${AUTH}/oauth/token/{uid}/{code}`]: { ...PUBLIC },
+  [`POST ${AUTH}/login`]: {
+    ...PUBLIC,
+    body: () => ({ email: NO_ACCOUNT, password: 'parola-gresita' }),
+  },
+  [`POST ${AUTH}/password/forgot`]: PUBLIC,
+  [`POST ${AUTH}/password/reset`]: { ...PUBLIC },
+  [`GET ${AUTH}/oidc`]: PUBLIC,
+  [`GET ${AUTH}/oidc/start`]: { ...PUBLIC },
+  [`GET ${AUTH}/oauth/callback`]: { ...PUBLIC },
+  [`GET ${AUTH}/whoami`]: { ok: SIGNED },
+  // Completing one's registration: people who sign up; admins are made complete.
+  [`POST ${AUTH}/register`]: { ok: SIGNED.filter((c) => c !== 'admin') },
+  [`POST ${AUTH}/logout`]: { ok: SIGNED, ownSession: true },
+  // Sign-in failure counters: admins see and clear them.
+  [`GET ${AUTH}/throttles`]: { ok: ['admin'] },
+  [`DELETE ${AUTH}/throttles/{id}`]: { ok: ['admin'], params: (w) => ({ id: w.throttleId }) },
+
+  // People. A's teacher and the competition's organisers see A; B and outsiders do not.
+  [`GET ${U}/users/{id}`]: {
+    ok: ['studentA', ...IN_COMPETITION],
+    notFound: ['studentB', ...OUTSIDERS],
+  },
+  [`PATCH ${U}/users/{email}`]: {
+    ok: ['studentA', 'admin'],
+    notFound: ['studentB', ...OUTSIDERS],
+  },
+  // Set on the coordinator's own address: theirs and admins'.
+  [`PUT ${U}/users/{email}/teacher-codes`]: {
+    ok: ['ownTeacher', 'admin'],
+    notFound: STUDENTS,
+  },
+  [`PUT ${U}/users/{email}/type`]: {
+    ok: ['admin'],
+  },
+  [`POST ${U}/users/{id}/anonymise`]: { ok: ['admin'], last: true },
+  // Lists are scoped to the caller (the matrix's leak check reads what they show).
+  [`GET ${U}/students`]: { ok: TEACHERS_AND_ADMIN },
+  [`GET ${U}/students/count`]: { ok: TEACHERS_AND_ADMIN },
+  [`GET ${U}/students/downloads`]: { ok: TEACHERS_AND_ADMIN },
+  // Activating A: A's teacher and the competition's organisers; others get A back as failed.
+  [`POST ${U}/students/state`]: {
+    ok: [...IN_COMPETITION],
+    body: (w) => ({ students: [{ email: w.studentA.email, state: 'active' }] }),
+    done: nothingFailed,
+  },
+  [`DELETE ${U}/students/{id}`]: {
+    ok: ['ownTeacher', 'admin'],
+    notFound: OUTSIDERS,
+    last: true,
+  },
+  // Teachers list teachers (the pickers); only admins change or remove one.
+  [`GET ${U}/teachers`]: { ok: TEACHERS_AND_ADMIN },
+  [`GET ${U}/teachers/count`]: { ok: TEACHERS_AND_ADMIN },
+  [`GET ${U}/teachers/downloads`]: { ok: TEACHERS_AND_ADMIN },
+  [`POST ${U}/teachers/state`]: {
+    ok: ['admin'],
+    body: (w) => ({ teachers: [{ email: w.spareTeacher.email, state: 'inactive' }] }),
+    done: nothingFailed,
+  },
+  [`DELETE ${U}/teachers/{id}`]: { ok: ['admin'], last: true },
+
+  // The mail outbox: admins.
+  'GET /api/v1/mail-service/outbox': { ok: ['admin'] },
+  'GET /api/v1/mail-service/outbox/count': { ok: ['admin'] },
+  'POST /api/v1/mail-service/outbox/{mailId}/resend': { ok: ['admin'] },
+
+  // Competitions. Lists are scoped; a competition is seen by those with a role in it.
+  'GET /api/v1/exam-mgmt/exams': { ok: SIGNED },
+  'GET /api/v1/exam-mgmt/exams/count': { ok: SIGNED },
+  'POST /api/v1/exam-mgmt/exams': { ok: ['admin'] },
+  'POST /api/v1/exam-mgmt/exams/': { ok: ['admin'] },
+  [`GET ${E}`]: { ok: IN_COMPETITION, notFound: [...STUDENTS, ...OUTSIDERS] },
+  [`PATCH ${E}`]: competitionManage,
+  [`DELETE ${E}`]: { ...competitionManage, ok: ['admin'], last: true },
+  [`GET ${E}/editions`]: competitionRead,
+  [`GET ${E}/editions/count`]: competitionRead,
+  [`POST ${E}/editions`]: competitionManage,
+  [`GET ${ED}`]: competitionRead,
+  [`PATCH ${ED}`]: competitionManage,
+  [`GET ${ED}/phases`]: competitionRead,
+  [`POST ${ED}/phases`]: {
+    ...competitionManage,
+    body: () => ({
+      name: 'Etapa județeană',
+      type: 'online',
+      startDate: '2027-02-01T08:00:00.000Z',
+      endDate: '2027-02-02T08:00:00.000Z',
+    }),
+  },
+  [`GET ${P}`]: competitionRead,
+  [`GET ${E}/phases/{phaseId}`]: competitionRead,
+  [`PATCH ${P}`]: competitionManage,
+  [`POST ${P}`]: competitionManage,
+  [`PUT ${P}/review`]: {
+    ...competitionManage,
+  },
+  [`PUT ${P}/finish`]: { ...competitionManage, last: true },
+  [`GET ${P}/students`]: competitionRead,
+  [`GET ${P}/students/count`]: competitionRead,
+  [`PUT ${P}/students`]: { ok: ORGANISERS, notFound: OUTSIDERS },
+  [`PUT ${P}/students/`]: { ok: ORGANISERS, notFound: OUTSIDERS },
+  [`POST ${P}/students/admit-top`]: {
+    ok: ORGANISERS,
+    notFound: OUTSIDERS,
+  },
+  [`POST ${P}/students/admit-threshold`]: {
+    ok: ORGANISERS,
+    notFound: OUTSIDERS,
+  },
+  [`GET ${ED}/students`]: competitionRead,
+  [`GET ${ED}/students/count`]: competitionRead,
+  [`GET ${ED}/students/credentials`]: competitionRead,
+  [`POST ${ED}/students`]: { ...competitionRead, done: nothingFailed },
+  [`PUT ${ED}/students`]: { ...competitionRead, done: nothingFailed },
+  [`DELETE ${ED}/students`]: { ...competitionRead, done: nothingFailed, last: true },
+  [`POST ${ED}/students/all-mine`]: competitionRead,
+  [`POST ${ED}/students/for-coordinators`]: competitionManage,
+  // A student's own sign-ups and credentials.
+  'GET /api/v1/exam-mgmt/open-exams': ownPlayer,
+  'GET /api/v1/exam-mgmt/external-registrations': ownPlayer,
+  'GET /api/v1/exam-mgmt/cms-credentials': ownPlayer,
+  'PUT /api/v1/exam-mgmt/open-exams/{id}/register': {
+    ...ownPlayer,
+  },
+  'PUT /api/v1/exam-mgmt/open-exams/{id}/unregister': {
+    ...ownPlayer,
+  },
+
+  // Statement images: any teacher uploads one; it is read by its uploader, admins and the
+  // organisers of a competition whose question shows it, and by a student whose test does.
+  'POST /api/v1/resource-mgmt/files': { ok: TEACHERS_AND_ADMIN },
+  'GET /api/v1/resource-mgmt/files/{id}': {
+    ok: [...STUDENTS, 'examAdmin', 'staff', 'admin'],
+    notFound: BANK_OUTSIDERS,
+  },
+  // The question bank: its managers; staff read it.
+  [`GET ${RP}/items`]: bankRead,
+  [`GET ${RP}/items/count`]: bankRead,
+  [`GET ${RP}/items/import-template`]: bankRead,
+  [`GET ${RP}/items/{questionId}`]: bankRead,
+  [`POST ${RP}/items`]: { ...bankManage, body: question },
+  [`PATCH ${RP}/items/{questionId}`]: bankManage,
+  [`DELETE ${RP}/items/{questionId}`]: { ...bankManage, last: true },
+  [`DELETE ${RP}/items`]: { ...bankManage, last: true },
+  [`POST ${RP}/items/files`]: {
+    ...bankManage,
+    fields: () => ({ Discipline: 'Matematică', Grade: '5' }),
+  },
+  [`POST ${RP}/items/import`]: bankManage,
+  [`POST ${RP}/items/{questionId}/teachers`]: {
+    ...bankManage,
+    body: (w) => ({ mediatorTeacher: w.mediator.id, gradingTeachers: [w.reviewer.id] }),
+  },
+  [`DELETE ${RP}/items/{questionId}/teachers`]: {
+    ...bankManage,
+    body: (w) => ({ mediatorTeacher: '', gradingTeachers: [w.reviewer.id] }),
+  },
+
+  // Tests: their managers; staff view and print them.
+  [`GET ${TP}/tests`]: testsRead,
+  [`GET ${TP}/tests/{testId}`]: testsRead,
+  [`GET ${TP}/tests/{testId}/paper`]: testsRead,
+  [`POST ${TP}/tests/{testId}/download`]: testsRead,
+  [`GET ${TP}/tests/{testId}/details`]: testsManage,
+  [`POST ${TP}/tests`]: {
+    ...testsManage,
+    body: () => ({
+      name: 'Test clasa a VI-a',
+      grades: [6],
+      subject: 'Matematică',
+      startDate: '2026-11-24T08:00:00.000Z',
+      endDate: '2026-11-24T12:00:00.000Z',
+      duration: 60,
+      totalScore: 10,
+      easyCount: 1,
+      mediumCount: 0,
+      hardCount: 0,
+    }),
+  },
+  [`PUT ${TP}/tests/{testId}/items`]: {
+    ...testsManage,
+    body: (w) => ({ assignedItems: w.onlineItemIds.map((itemId) => ({ itemId, score: 10 })) }),
+  },
+  [`PUT ${TP}/tests/publish`]: testsManage,
+  [`DELETE ${TP}/tests/{testId}`]: {
+    ...testsManage,
+    last: true,
+  },
+
+  // Hybrid answers. The coordinator sees their own students' (A); B and outsiders nothing.
+  [`GET ${UP}`]: { ok: IN_COMPETITION, notFound: OUTSIDERS },
+  [`GET ${UP}/students`]: { ok: IN_COMPETITION, notFound: OUTSIDERS },
+  [`GET ${UP}/students/count`]: { ok: IN_COMPETITION, notFound: OUTSIDERS },
+  [`GET ${UP}/students/{studentId}/items`]: {
+    ok: ['studentA', ...IN_COMPETITION],
+    notFound: ['studentB', ...OUTSIDERS],
+  },
+  [`GET ${UP}/answers/{answerId}/files`]: {
+    ok: ['studentA', ...IN_COMPETITION],
+    notFound: ['studentB', ...OUTSIDERS],
+  },
+  [`POST ${UP}/items/{itemId}/answers`]: { ok: STUDENTS },
+  // Entry of a paper answer, for student B (so A's own answer stays A's to change).
+  [`POST ${UP}/students/{studentId}/items/{itemId}/answers`]: {
+    ok: ['studentB', ...MANAGERS],
+    notFound: ['studentA', 'ownTeacher', ...OUTSIDERS],
+    params: (w) => ({ studentId: w.studentB.id }),
+  },
+  [`PATCH ${UP}/answers/{answerId}`]: {
+    ok: ['studentA', ...MANAGERS],
+    notFound: ['studentB', ...OUTSIDERS],
+  },
+
+  // The player: each student their own attempt (A finished, B still writing).
+  [`GET ${PLAYER}/mytests`]: ownPlayer,
+  [`POST ${PLAYER}/mytests/{testId}`]: ownPlayer,
+  [`PUT ${PLAYER}/mytests/{testId}`]: ownPlayer,
+  [`PUT ${PLAYER}/mytests/{testId}/review`]: ownPlayer,
+  [`GET ${PLAYER}/mytests/{testId}/state`]: ownPlayer,
+  [`GET ${PLAYER}/mytests/{testId}/events`]: ownPlayer,
+  [`GET ${PLAYER}/mytests/{testId}/items`]: ownPlayer,
+  [`GET ${PLAYER}/mytests/{testId}/files/{fileId}`]: ownPlayer,
+  // Incidents on A's attempt: the competition's organisers.
+  [`POST ${PLAYER}/tests/{testId}/students/{studentId}/extra-time`]: {
+    ok: ORGANISERS,
+    notFound: OUTSIDERS,
+  },
+  [`POST ${PLAYER}/tests/{testId}/students/{studentId}/reopen`]: {
+    ok: ORGANISERS,
+    notFound: OUTSIDERS,
+  },
+};
+
+/** The rule of a route: a HEAD route follows its GET. */
+export function ruleOf(key: string): AccessRule | undefined {
+  return ACCESS_RULES[key.replace(/^HEAD /, 'GET ')];
+}
