@@ -46,6 +46,7 @@ import { healthRoutes, readinessCheck } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
 import { playerRoutes, playerService, registerSweeper } from './modules/player/index.js';
 import { resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
+import { rankingsRoutes, rankingsService, rulesService } from './modules/rankings/index.js';
 import { createPdfPrinter, testsRoutes, testsService } from './modules/tests/index.js';
 import { testStudentsService, uploadsRoutes, uploadsService } from './modules/uploads/index.js';
 import { peopleRoutes, peopleService, usersRoutes, usersService } from './modules/users/index.js';
@@ -304,6 +305,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(playerRoutes(player, notices), { prefix: `${API_PREFIX}/test-player` });
+  await app.register(
+    rankingsRoutes(
+      rankingsService({ db: database.db, clock }),
+      rulesService({ db: database.db, clock }),
+    ),
+    { prefix: `${API_PREFIX}/ranking-service` },
+  );
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
 
   await registerWebApp(app, config.webDist);

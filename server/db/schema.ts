@@ -8,6 +8,7 @@ export * from '../modules/auth/auth.schema.js';
 export * from '../modules/exams/exams.schema.js';
 export * from '../modules/player/player.schema.js';
 export * from '../modules/questions/questions.schema.js';
+export * from '../modules/rankings/rankings.schema.js';
 export * from '../modules/results/results.schema.js';
 export * from '../modules/tests/tests.schema.js';
 export * from '../modules/users/users.schema.js';

@@ -88,6 +88,8 @@ const UP =
 const U = '/api/v1/user-mgmt';
 const AUTH = '/api/v1/auth-service/auth';
 const PLAYER = '/api/v1/test-player';
+const RANK = '/api/v1/ranking-service';
+const RANKP = `${RANK}/exams/{examId}/editions/{editionId}/phases/{phaseId}`;
 
 const competitionRead: AccessRule = { ok: IN_COMPETITION, notFound: OUTSIDERS };
 const competitionManage: AccessRule = { ok: MANAGERS, notFound: OUTSIDERS };
@@ -355,6 +357,22 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     ok: ORGANISERS,
     notFound: OUTSIDERS,
   },
+
+  // Rankings of the online phase (A and B take part; it does not publish its ranking, so they
+  // are refused it, though they see their own ranks and whether results are final).
+  [`GET ${RANKP}/rankings`]: competitionRead,
+  [`GET ${RANKP}/rankings/count`]: competitionRead,
+  [`GET ${RANKP}/rankings/download`]: competitionRead,
+  [`GET ${RANKP}/rankings/summary`]: { ok: [...STUDENTS, ...IN_COMPETITION], notFound: OUTSIDERS },
+  [`GET ${RANK}/my-rankings`]: { ok: STUDENTS },
+  [`GET ${RANKP}/rules`]: competitionRead,
+  [`PUT ${RANKP}/rules`]: {
+    ok: ORGANISERS,
+    notFound: OUTSIDERS,
+    body: () => ({ tieBreak: 'none', publication: 'none', qualification: null, awards: null }),
+  },
+  [`POST ${RANKP}/rules/dry-run`]: { ok: ORGANISERS, notFound: OUTSIDERS },
+  [`POST ${RANKP}/rules/apply`]: { ok: ORGANISERS, notFound: OUTSIDERS },
 };
 
 /** The rule of a route: a HEAD route follows its GET. */

@@ -101,6 +101,17 @@ export type Phase = z.infer<typeof phaseSchema>;
 export const phaseListItemSchema = phaseSchema.partial().extend({ _id: z.string() });
 export type PhaseListItem = z.infer<typeof phaseListItemSchema>;
 
+/**
+ * `PUT …/phases/{phaseId}/finish` body (optional). `lastPhase: true` closes the last phase of
+ * an edition (no phase after it), which makes its results and prizes final; it is refused with
+ * EDITION_PHASE_NOT_CREATED while any student of it is admitted (they would have nowhere to go).
+ * Without it, a phase with no next one is refused as before.
+ */
+export const phaseFinishSchema = z
+  .object({ lastPhase: z.boolean({ error: 'invalid' }).optional() })
+  .strict();
+export type PhaseFinishInput = z.input<typeof phaseFinishSchema>;
+
 /** `PUT …/phases/{phaseId}/finish`: the closed phase and how many admitted students it had. */
 export const phaseCloseResultSchema = phaseSchema.extend({ advancedCount: z.number() });
 export type PhaseCloseResult = z.infer<typeof phaseCloseResultSchema>;

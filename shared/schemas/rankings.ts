@@ -43,9 +43,10 @@ import { RESULT_STATES } from './results.js';
  *   the phase (else 404): rows in the phase's privacy mode (see RANKING_PUBLICATIONS), `where`
  *   only on studentCounty, studentGrade, rank, total, prize; order on rank or total.
  *
- * Closing the last phase of an edition (`PUT /api/v1/exam-mgmt/…/phases/{phaseId}/finish`) is
- * possible when it admitted nobody (nobody would have a next phase to go to); it makes the
- * phase's results and prizes final, and diplomas can then be printed.
+ * Closing the last phase of an edition: `PUT /api/v1/exam-mgmt/…/phases/{phaseId}/finish` with
+ * `{ "lastPhase": true }` (shared/schemas/exams.ts phaseFinishSchema), accepted when nobody of
+ * the phase is admitted (else 409 EDITION_PHASE_NOT_CREATED: they would have nowhere to go); it
+ * makes the phase's results and prizes final, and its diplomas can then be printed.
  */
 
 /** How ties in the phase total are broken; `none` (default): tied students share the rank. */

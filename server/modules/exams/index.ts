@@ -1,6 +1,7 @@
 // The exam-mgmt module's public face: who may see and manage a competition (the rights other
 // modules check before they act), the path checks of exam → edition → phase, and the hold on a
-// student's registration that a start or an upload takes.
+// student's registration that a start or an upload takes; a phase's decisions for the rankings
+// module's rules.
 export { type ExamMgmt, examMgmt } from './exam-mgmt.js';
 export {
   type EditionContext,
@@ -21,4 +22,11 @@ export {
 } from './exams.policy.js';
 export { examMgmtRoutes } from './exams.routes.js';
 export { syncAllPublished } from './phase-publishing.js';
+export {
+  findParticipants,
+  findPhasePath,
+  holdOpenPhase,
+  writePhaseResults,
+} from './phase-results.js';
+export { withDefaultGrade } from './phase-students.service.js';
 export { holdRegistration } from './registration.js';

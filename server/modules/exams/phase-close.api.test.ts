@@ -29,6 +29,33 @@ describe('PUT …/phases/{phaseId}/finish', () => {
     expect(await kit.auditActions(p.id)).not.toContain('phase.close');
   });
 
+  it('closes the last phase when asked and nobody is admitted; refuses while someone is', async () => {
+    const w = await kit.world();
+    const last = await kit.phase(w.edition.id, '2026-12-01T08:00:00Z');
+    const student = await t.createUser({ grade: 6 });
+    await makeEnrolment(t.database.db, {
+      editionId: w.edition.id,
+      studentId: student.id,
+      grade: 6,
+      phaseIds: [last.id],
+      result: 'admitted',
+    });
+    const url = `${w.editionUrl}/phases/${last.id}/finish`;
+    const bad = await kit.call('PUT', url, admin.headers, { lastPhase: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    const admitted = await kit.call('PUT', url, admin.headers, { lastPhase: true });
+    expect(codeOf(admitted)).toBe('EDITION_PHASE_NOT_CREATED');
+    expect((await kit.phaseRow(last.id))?.state).toBe('open');
+    await t.database.db
+      .update(phaseStudents)
+      .set({ result: 'rejected' })
+      .where(eq(phaseStudents.phaseId, last.id));
+    const closed = await kit.call('PUT', url, admin.headers, { lastPhase: true });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json()).toMatchObject({ state: 'closed', advancedCount: 0 });
+    expect(await kit.auditActions(last.id)).toContain('phase.close');
+  });
+
   it('closes once and advances exactly the admitted students; a second close is the same', async () => {
     const w = await kit.world();
     const first = await kit.phase(w.edition.id, '2026-12-01T08:00:00Z', 2, {

@@ -5,6 +5,7 @@ import {
   filterQuerySchema,
   phaseCloseResultSchema,
   phaseCreateSchema,
+  phaseFinishSchema,
   phaseListItemSchema,
   phasePatchSchema,
   phaseSchema,
@@ -128,16 +129,20 @@ export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
         summary: 'Close a phase',
         description:
           'Sets it closed and registers every admitted student in the next phase (by start ' +
-          'date). With no next phase: 409 EDITION_PHASE_NOT_CREATED and nothing changes. ' +
-          'Closing again returns the same answer. `advancedCount` = admitted students.',
+          'date). With no next phase: 409 EDITION_PHASE_NOT_CREATED and nothing changes, ' +
+          'unless the body says `{"lastPhase": true}` and nobody of the phase is admitted: ' +
+          'the last phase of the edition then closes, which makes its results and prizes ' +
+          'final (diplomas can be printed). Closing again returns the same answer. ' +
+          '`advancedCount` = admitted students.',
         params: phaseParams,
+        body: phaseFinishSchema.nullish(),
         response: { 200: phaseCloseResultSchema },
       },
       preHandler: staffGuard(),
     },
     async (request) => {
       const { examId, editionId, phaseId } = request.params;
-      return phases.finishPhase(actorOf(request), examId, editionId, phaseId);
+      return phases.finishPhase(actorOf(request), examId, editionId, phaseId, request.body ?? {});
     },
   );
 

@@ -2,6 +2,7 @@ import type {
   Phase,
   PhaseCloseResult,
   PhaseCreateInput,
+  PhaseFinishInput,
   PhaseListItem,
   PhasePatchInput,
 } from '../../../shared/schemas/exams.js';
@@ -210,13 +211,15 @@ export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
     /**
      * Closes the phase and registers its admitted students in the next phase (by start date),
      * once: a second call returns the same result. No next phase: EDITION_PHASE_NOT_CREATED
-     * and nothing changes.
+     * and nothing changes, unless the caller says it is the last phase (`lastPhase`) and it
+     * admitted nobody; closing it then makes its results and prizes final.
      */
     async finishPhase(
       actor: Actor,
       examId: string,
       editionId: string,
       phaseId: string,
+      input: PhaseFinishInput = {},
     ): Promise<PhaseCloseResult> {
       const { access } = await requirePhase(db, actor, examId, editionId, phaseId);
       if (!canManageExam(access)) throw forbidden();
@@ -233,7 +236,7 @@ export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
         }
         const ordered = await repo.findEditionPhases(tx, editionId);
         const next = ordered[ordered.findIndex((p) => p.id === phaseId) + 1];
-        if (!next) {
+        if (!next && !(input.lastPhase && (await repo.countAdmitted(tx, phaseId)) === 0)) {
           throw new AppError(
             'EDITION_PHASE_NOT_CREATED',
             'Create the next phase before closing this one',
@@ -249,7 +252,7 @@ export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
           registrationOpen: false,
         });
         if (!closed) throw notFound('phase');
-        const added = await repo.advanceAdmitted(tx, phaseId, next.id);
+        const added = next ? await repo.advanceAdmitted(tx, phaseId, next.id) : 0;
         const admitted = await repo.countAdmitted(tx, phaseId);
         await appendAudit(tx, {
           actorId: actor.id,
@@ -257,7 +260,13 @@ export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
           entityType: 'phase',
           entityId: phaseId,
           before: { state: row.state },
-          after: { state: 'closed', nextPhaseId: next.id, admitted, added, endedAttempts: ended },
+          after: {
+            state: 'closed',
+            nextPhaseId: next?.id ?? null,
+            admitted,
+            added,
+            endedAttempts: ended,
+          },
         });
         return { ...toPhaseDto(closed, examId), advancedCount: admitted };
       });

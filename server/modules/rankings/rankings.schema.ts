@@ -1,0 +1,95 @@
+import {
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { type PhaseRules, PRIZES } from '../../../shared/schemas/rankings.js';
+import { tz } from '../../db/columns.js';
+import { phases } from '../exams/exams.schema.js';
+import { users } from '../users/users.schema.js';
+
+const points = (name: string) => numeric(name, { precision: 10, scale: 2, mode: 'number' });
+
+/** A phase's ranking and rule settings (shared/schemas/rankings.ts PhaseRules), as data. */
+export const phaseRules = pgTable('phase_rules', {
+  phaseId: uuid('phase_id')
+    .primaryKey()
+    .references(() => phases.id),
+  rules: jsonb('rules').$type<PhaseRules>().notNull(),
+  updatedBy: uuid('updated_by').references(() => users.id),
+  updatedAt: tz('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * The maintained ranking: each ranked student of a phase (a participant with a phase total)
+ * with their grade, total and rank in the grade, so a page is read through an index instead of
+ * ranking the whole phase on every view. Rebuilt by the rankings module when the phase has
+ * rows in `ranking_changes` (or was never ranked), before it is read.
+ */
+export const phaseRanks = pgTable(
+  'phase_ranks',
+  {
+    phaseId: uuid('phase_id')
+      .notNull()
+      .references(() => phases.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    grade: integer('grade'),
+    points: points('points').notNull(),
+    /** The tie-break's key (items' points from the last one back); null without a tie-break. */
+    tieKey: numeric('tie_key', { mode: 'number' }).array(),
+    rank: integer('rank').notNull(),
+    rankedInGrade: integer('ranked_in_grade').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.phaseId, t.studentId] }),
+    index('phase_ranks_grade_rank_idx').on(t.phaseId, t.grade, t.rank, t.studentId),
+  ],
+);
+
+/** When a phase's ranking was last rebuilt (null: the row is being made for the first time). */
+export const rankingState = pgTable('ranking_state', {
+  phaseId: uuid('phase_id')
+    .primaryKey()
+    .references(() => phases.id),
+  computedAt: tz('computed_at'),
+});
+
+/**
+ * Something that can move ranks changed in a phase. Rows are appended by database triggers on
+ * the tables ranks are made of (the migration `ranking_changes_triggers`: a phase total, a participant, a grade, a
+ * deleted account), in the transaction of the change, whichever module made it; appending
+ * never waits on another writer. The rankings module deletes a phase's rows when it rebuilds
+ * that ranking; rows of a change committed meanwhile stay and cause the next rebuild.
+ */
+export const rankingChanges = pgTable(
+  'ranking_changes',
+  {
+    phaseId: uuid('phase_id').notNull(),
+    changedAt: tz('changed_at').notNull().defaultNow(),
+  },
+  (t) => [index('ranking_changes_phase_idx').on(t.phaseId)],
+);
+
+/** Prizes given by a phase's rules (Premiul I, II, III, Mențiune), one per student at most. */
+export const phasePrizes = pgTable(
+  'phase_prizes',
+  {
+    phaseId: uuid('phase_id')
+      .notNull()
+      .references(() => phases.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    prize: text('prize', { enum: PRIZES }).notNull(),
+    awardedBy: uuid('awarded_by').references(() => users.id),
+    awardedAt: tz('awarded_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.phaseId, t.studentId] })],
+);

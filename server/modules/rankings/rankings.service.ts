@@ -1,0 +1,202 @@
+import { PAGE_SIZE } from '../../../shared/constants.js';
+import type { Count } from '../../../shared/schemas/exams.js';
+import type {
+  MyRanking,
+  PhaseRules,
+  RankingListItem,
+  RankingRow,
+  RankingSummary,
+} from '../../../shared/schemas/rankings.js';
+import type { Db } from '../../db/client.js';
+import type { Actor } from '../../lib/auth-guard.js';
+import type { Clock } from '../../lib/clock.js';
+import { forbidden, validationFailed } from '../../lib/errors.js';
+import { parseFilter, parseWhere, projectFields } from '../../lib/filter/index.js';
+import type { PhaseIds } from '../../lib/route-params.js';
+import { withDefaultGrade } from '../exams/index.js';
+import { phaseCompleteness } from '../results/index.js';
+import {
+  ensureFreshRanks,
+  findRules,
+  type RankingViewer,
+  requireViewer,
+} from './rankings.access.js';
+import {
+  csvHeader,
+  csvLine,
+  type PhaseTiming,
+  rankingState,
+  toPublishedRow,
+  toStaffRow,
+} from './rankings.dto.js';
+import { canStudentSeeRanking } from './rankings.policy.js';
+import * as repo from './rankings.repo.js';
+
+export type RankingsDeps = { db: Db; clock: Clock };
+
+/** Rows read from the cursor at a time when streaming elevi.csv. */
+const CSV_BATCH = 1000;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function parseJsonParam(text: string | undefined, name: 'filter' | 'where'): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw validationFailed([{ code: 'invalid', path: [name] }]);
+  }
+}
+
+const timingOf = (viewer: RankingViewer): PhaseTiming => ({
+  state: viewer.phase.state,
+  appealEndDate: viewer.phase.appealEndDate,
+});
+
+export function rankingsService({ db, clock }: RankingsDeps) {
+  /**
+   * The viewer, with the ranking made fresh; a student only where the phase publishes it
+   * (403 otherwise: they take part, so the phase is theirs to know of).
+   */
+  async function openRanking(actor: Actor, ids: PhaseIds, forDownload = false) {
+    const viewer = await requireViewer(db, actor, ids);
+    if (
+      viewer.kind === 'student' &&
+      (forDownload || !canStudentSeeRanking(viewer.rules.publication))
+    ) {
+      throw forbidden();
+    }
+    await ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules);
+    const resource =
+      viewer.kind === 'student' ? repo.studentRankingResource : repo.staffRankingResource;
+    const scope: repo.RankingScope = {
+      phaseId: viewer.phase.id,
+      ...(viewer.kind === 'coordinator' ? { teacherId: actor.id } : {}),
+    };
+    return { viewer, resource, scope };
+  }
+
+  /** The filter with SPEC.md §5's grade default (the exam's first; "" means every grade). */
+  const filterOf = (raw: string | undefined, viewer: RankingViewer) => {
+    const parsed = parseJsonParam(raw, 'filter') ?? {};
+    return isObject(parsed)
+      ? { ...parsed, where: withDefaultGrade(parsed.where, viewer.exam.grades) }
+      : parsed;
+  };
+
+  const present = (actor: Actor, viewer: RankingViewer) => {
+    const now = clock.now();
+    const timing = timingOf(viewer);
+    const publication = viewer.rules.publication;
+    return (row: repo.RankedRow): RankingRow =>
+      viewer.kind === 'student' && publication !== 'none'
+        ? toPublishedRow(row, publication, timing, now, actor.id)
+        : toStaffRow(row, timing, now, actor.id);
+  };
+
+  return {
+    /** A page of the phase's ranking (SPEC.md §7), ranks always over the whole grade. */
+    async listRanking(actor: Actor, ids: PhaseIds, rawFilter?: string): Promise<RankingListItem[]> {
+      const { viewer, resource, scope } = await openRanking(actor, ids);
+      const filter = parseFilter(filterOf(rawFilter, viewer), resource, {
+        defaultLimit: PAGE_SIZE,
+      });
+      const rows = await repo.listRanked(db, scope, filter, resource);
+      const toRow = present(actor, viewer);
+      return rows.map((r) => {
+        const row = toRow(r);
+        return { ...projectFields(row, filter.fields), _id: row._id };
+      });
+    },
+
+    /** The twin count, with the same grade default and scope. */
+    async countRanking(actor: Actor, ids: PhaseIds, rawWhere?: string): Promise<Count> {
+      const { viewer, resource, scope } = await openRanking(actor, ids);
+      const where = parseWhere(
+        withDefaultGrade(parseJsonParam(rawWhere, 'where'), viewer.exam.grades),
+        resource,
+      );
+      return { count: await repo.countRanked(db, scope, where, resource) };
+    },
+
+    /**
+     * elevi.csv: every row the filter matches (limit and skip ignored), written to `write` a
+     * batch at a time from a database cursor. Checks run before anything is written, so a
+     * refusal is an ordinary error answer. Staff and coordinators only.
+     */
+    async prepareDownload(actor: Actor, ids: PhaseIds, rawFilter?: string) {
+      const { viewer, resource, scope } = await openRanking(actor, ids, true);
+      const parsed = parseFilter(filterOf(rawFilter, viewer), resource);
+      const filter = { ...parsed, limit: 0, skip: 0 };
+      const toRow = present(actor, viewer);
+      return async (write: (chunk: string) => Promise<void>) => {
+        await write(csvHeader());
+        await repo.streamRanked(db, scope, filter, resource, CSV_BATCH, (rows) =>
+          write(rows.map((r) => csvLine(toRow(r))).join('')),
+        );
+      };
+    },
+
+    /** Whether the ranking is provisional or final, and how many are ranked per grade. */
+    async summary(actor: Actor, ids: PhaseIds): Promise<RankingSummary> {
+      const viewer = await requireViewer(db, actor, ids);
+      await ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules);
+      const gaps = await phaseCompleteness(db, viewer.phase.id, undefined);
+      const incomplete = gaps.awaitingItems + gaps.runningAttempts;
+      return {
+        phaseId: viewer.phase.id,
+        phaseState: viewer.phase.state,
+        scoreState: rankingState(incomplete, timingOf(viewer), clock.now()),
+        awaitingItems: gaps.awaitingItems,
+        runningAttempts: gaps.runningAttempts,
+        appealEndDate: viewer.phase.appealEndDate?.toISOString() ?? null,
+        tieBreak: viewer.rules.tieBreak,
+        publication: viewer.rules.publication,
+        grades: (await repo.countByGrade(db, viewer.phase.id))
+          .filter((g): g is { grade: number; ranked: number } => g.grade !== null)
+          .map((g) => ({ grade: g.grade, ranked: g.ranked })),
+      };
+    },
+
+    /** A student's own rank in every phase they have a result in (newest first). */
+    async myRankings(actor: Actor): Promise<MyRanking[]> {
+      if (actor.type !== 'student') throw forbidden();
+      for (const phaseId of await repo.phasesOfStudent(db, actor.id)) {
+        await ensureFreshRanks(db, clock, phaseId, await findRules(db, phaseId));
+      }
+      const now = clock.now();
+      return (await repo.findStudentStandings(db, actor.id)).map((r) => {
+        const rules = (
+          typeof r.rules === 'string' ? JSON.parse(r.rules) : r.rules
+        ) as PhaseRules | null;
+        const appealEnd = r.appeal_end_date === null ? null : new Date(r.appeal_end_date);
+        return {
+          examId: r.exam_id,
+          examName: r.exam_name,
+          editionId: r.edition_id,
+          editionName: r.edition_name,
+          phaseId: r.phase_id,
+          phaseName: r.phase_name,
+          phaseState: r.phase_state,
+          grade: r.grade === null ? null : Number(r.grade),
+          rank: Number(r.rank),
+          rankedInGrade: Number(r.ranked_in_grade),
+          total: Number(r.total),
+          scoreState: rankingState(
+            Number(r.awaiting_items),
+            { state: r.phase_state, appealEndDate: appealEnd },
+            now,
+          ),
+          status: r.result,
+          prize: r.prize,
+          publication: rules?.publication ?? 'none',
+          code: r.code,
+          diplomaAvailable: r.phase_state === 'closed',
+        };
+      });
+    },
+  };
+}
+
+export type RankingsService = ReturnType<typeof rankingsService>;

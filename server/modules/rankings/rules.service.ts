@@ -1,0 +1,233 @@
+import { sql } from 'drizzle-orm';
+import {
+  MAX_DRY_RUN_ROWS,
+  type PhaseRules,
+  type RuleChange,
+  type RuleOutcomeRow,
+  type RulesApplyRequest,
+  type RulesApplyResult,
+  type RulesDryRun,
+  type RulesDryRunRequest,
+} from '../../../shared/schemas/rankings.js';
+import type { Db } from '../../db/client.js';
+import { phaseRules } from '../../db/schema.js';
+import { appendAudit } from '../../lib/audit.js';
+import type { Actor } from '../../lib/auth-guard.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, fieldError, forbidden } from '../../lib/errors.js';
+import type { PhaseIds } from '../../lib/route-params.js';
+import { holdOpenPhase, writePhaseResults } from '../exams/index.js';
+import { phaseCompleteness } from '../results/index.js';
+import { findRules, requireViewer } from './rankings.access.js';
+import { rankingState } from './rankings.dto.js';
+import { canSetRules } from './rankings.policy.js';
+import * as repo from './rankings.repo.js';
+import {
+  applyRules,
+  canonicalJson,
+  changesOf,
+  fingerprintOf,
+  type RulesResult,
+} from './rules-engine.js';
+
+export type RulesDeps = { db: Db; clock: Clock };
+
+/** The parts of the rules a closed phase still lets change: only how its ranking is shown. */
+const withoutPublication = ({ publication: _, ...rest }: PhaseRules) => canonicalJson(rest);
+
+const hasRules = (rules: PhaseRules) => rules.qualification !== null || rules.awards !== null;
+
+/** What the rules give against today's lists, computed from the phase totals of now. */
+async function evaluate(db: Db, phaseId: string, rules: PhaseRules) {
+  const inputs = await repo.findRuleInputs(db, phaseId, rules.tieBreak);
+  const result: RulesResult = applyRules(inputs, rules);
+  const changes = changesOf(
+    inputs.map((i) => ({ studentId: i.studentId, status: i.status, prize: i.prize })),
+    result,
+    rules,
+  );
+  return { inputs, result, changes, fingerprint: fingerprintOf(rules, changes) };
+}
+
+export function rulesService({ db, clock }: RulesDeps) {
+  /** The phase for someone who may set its rules (else 403; outside their scope 404). */
+  async function requireRuleSetter(actor: Actor, ids: PhaseIds) {
+    const viewer = await requireViewer(db, actor, ids);
+    if (viewer.kind === 'student' || !canSetRules(viewer.access)) throw forbidden();
+    return viewer;
+  }
+
+  return {
+    /** The phase's rules (the defaults until set); staff and coordinators read them. */
+    async getRules(actor: Actor, ids: PhaseIds): Promise<PhaseRules> {
+      const viewer = await requireViewer(db, actor, ids);
+      if (viewer.kind === 'student') throw forbidden();
+      return viewer.rules;
+    },
+
+    /**
+     * Stores the phase's rules, audited. A closed phase keeps all but `publication`
+     * (PHASE_CLOSED). A new tie-break moves ranks, so the ranking is rebuilt on its next read.
+     */
+    async putRules(actor: Actor, ids: PhaseIds, rules: PhaseRules): Promise<PhaseRules> {
+      const viewer = await requireRuleSetter(actor, ids);
+      const phaseId = viewer.phase.id;
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from ${phaseRules} where phase_id = ${phaseId} for update`);
+        const before = await findRules(tx, phaseId);
+        if (
+          viewer.phase.state === 'closed' &&
+          withoutPublication(before) !== withoutPublication(rules)
+        ) {
+          throw new AppError('PHASE_CLOSED', 'A closed phase keeps its rules');
+        }
+        await repo.saveRules(tx, phaseId, rules, actor.id);
+        if (before.tieBreak !== rules.tieBreak) await repo.noteChange(tx, phaseId);
+        await appendAudit(tx, {
+          actorId: actor.id,
+          action: 'phase.rules.set',
+          entityType: 'phase',
+          entityId: phaseId,
+          before,
+          after: rules,
+        });
+        return rules;
+      });
+    },
+
+    /**
+     * Who the rules (given, or the stored ones) would admit and award, and how that differs
+     * from today's decisions and prizes. Changes nothing.
+     */
+    async dryRun(actor: Actor, ids: PhaseIds, input: RulesDryRunRequest): Promise<RulesDryRun> {
+      const viewer = await requireRuleSetter(actor, ids);
+      const phaseId = viewer.phase.id;
+      const rules = (input.rules as PhaseRules | undefined) ?? viewer.rules;
+      const isStoredRules = canonicalJson(rules) === canonicalJson(viewer.rules);
+      const { inputs, result, changes, fingerprint } = await evaluate(db, phaseId, rules);
+      const gaps = await phaseCompleteness(db, phaseId, undefined);
+      const incomplete = gaps.awaitingItems + gaps.runningAttempts;
+      const byId = new Map(inputs.map((i) => [i.studentId, i]));
+      const outcomeRows: RuleOutcomeRow[] = inputs.map((i) => {
+        const o = result.outcomes.get(i.studentId);
+        return {
+          studentId: i.studentId,
+          familyName: i.familyName,
+          givenName: i.givenName,
+          studentCounty: i.studentCounty,
+          studentGrade: i.studentGrade,
+          rank: i.rank,
+          total: i.total,
+          admitted: o?.admitted ?? null,
+          qualifiedBy: o?.qualifiedBy ?? null,
+          prize: o?.prize ?? null,
+        };
+      });
+      const changeRows: RuleChange[] = changes.flatMap((c) => {
+        const i = byId.get(c.studentId);
+        if (!i) return [];
+        return [
+          {
+            ...c,
+            familyName: i.familyName,
+            givenName: i.givenName,
+            studentCounty: i.studentCounty,
+            studentGrade: i.studentGrade,
+            rank: i.rank,
+            total: i.total,
+          },
+        ];
+      });
+      const admitted = outcomeRows.filter((r) => r.admitted === true);
+      const awarded = outcomeRows.filter((r) => r.prize !== null);
+      return {
+        rules,
+        isStoredRules,
+        scoreState: rankingState(
+          incomplete,
+          { state: viewer.phase.state, appealEndDate: viewer.phase.appealEndDate },
+          clock.now(),
+        ),
+        awaitingItems: gaps.awaitingItems,
+        runningAttempts: gaps.runningAttempts,
+        phaseState: viewer.phase.state,
+        canApply:
+          isStoredRules && hasRules(rules) && viewer.phase.state === 'open' && incomplete === 0,
+        fingerprint,
+        grades: result.grades,
+        admitted: admitted.slice(0, MAX_DRY_RUN_ROWS),
+        awarded: awarded.slice(0, MAX_DRY_RUN_ROWS),
+        changes: changeRows.slice(0, MAX_DRY_RUN_ROWS),
+        changeCount: changeRows.length,
+        truncated: [admitted, awarded, changeRows].some((list) => list.length > MAX_DRY_RUN_ROWS),
+      };
+    },
+
+    /**
+     * Applies the stored rules: admitted/rejected through the exams module and prizes, only
+     * where they differ from today, in one transaction, audited. Refused when the outcome is
+     * no longer the dry run's (RULES_OUTCOME_CHANGED), while results are incomplete
+     * (RESULTS_INCOMPLETE), on a closed phase (PHASE_CLOSED) or without rules.
+     */
+    async apply(actor: Actor, ids: PhaseIds, input: RulesApplyRequest): Promise<RulesApplyResult> {
+      const viewer = await requireRuleSetter(actor, ids);
+      const phaseId = viewer.phase.id;
+      return db.transaction(async (tx) => {
+        // One apply (or rule change) at a time per phase; closing waits for the hold below.
+        await tx.execute(sql`select 1 from ${phaseRules} where phase_id = ${phaseId} for update`);
+        await holdOpenPhase(tx, phaseId);
+        const rules = await findRules(tx, phaseId);
+        if (!hasRules(rules)) throw fieldError({ rules: ['required'] }, 'The phase has no rules');
+        const gaps = await phaseCompleteness(tx, phaseId, undefined);
+        if (gaps.awaitingItems > 0 || gaps.runningAttempts > 0) {
+          throw new AppError('RESULTS_INCOMPLETE', 'Some results are not complete yet', gaps);
+        }
+        const { changes, fingerprint } = await evaluate(tx, phaseId, rules);
+        if (fingerprint !== input.fingerprint) {
+          throw new AppError('RULES_OUTCOME_CHANGED', 'Run the dry run again', { fingerprint });
+        }
+        const statusChanges = changes.flatMap((c) =>
+          c.statusAfter !== c.statusBefore && c.statusAfter !== null
+            ? [{ studentId: c.studentId, result: c.statusAfter }]
+            : [],
+        );
+        await writePhaseResults(tx, phaseId, statusChanges, actor.id, 'rules');
+        const prizeChanges = changes.filter((c) => c.prizeAfter !== c.prizeBefore);
+        const set = prizeChanges.flatMap((c) =>
+          c.prizeAfter ? [{ studentId: c.studentId, prize: c.prizeAfter }] : [],
+        );
+        const removed = prizeChanges.filter((c) => c.prizeAfter === null).map((c) => c.studentId);
+        await repo.writePrizes(tx, phaseId, set, removed, actor.id);
+        await appendAudit(tx, {
+          actorId: actor.id,
+          action: 'phase.rules.apply',
+          entityType: 'phase',
+          entityId: phaseId,
+          before: changes.map((c) => ({
+            studentId: c.studentId,
+            status: c.statusBefore,
+            prize: c.prizeBefore,
+          })),
+          after: {
+            rules,
+            changes: changes.map((c) => ({
+              studentId: c.studentId,
+              status: c.statusAfter,
+              prize: c.prizeAfter,
+            })),
+          },
+          reason: fingerprint,
+        });
+        return {
+          changed: changes.length,
+          admitted: statusChanges.filter((c) => c.result === 'admitted').length,
+          rejected: statusChanges.filter((c) => c.result === 'rejected').length,
+          prizesSet: set.length,
+          prizesRemoved: removed.length,
+        };
+      });
+    },
+  };
+}
+
+export type RulesService = ReturnType<typeof rulesService>;
