@@ -2,12 +2,21 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdition, makeExam, makePhase } from '../server/db/factories.js';
-import { attempts, tests } from '../server/db/schema.js';
+import {
+  answers,
+  attempts,
+  questions,
+  testItems,
+  testResults,
+  tests,
+} from '../server/db/schema.js';
+import { uuidv7 } from '../server/lib/ids.js';
+import { scoreEndedAttempts } from '../server/modules/results/index.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
@@ -370,6 +379,174 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
     }
     await shot(page, 'tests-list-ro');
     await page.context().close();
+  });
+
+  it("lets a manager set each question's points, refusing a sum that is not the total", async () => {
+    // A student has sat the grade 5–6 test and answered its first question right.
+    const [five] = await podium.db
+      .select({ id: tests.id })
+      .from(tests)
+      .where(eq(tests.name, 'Subiect clasele a V-a și a VI-a'));
+    if (!five) throw new Error('no grade 5-6 test');
+    const items = await podium.db
+      .select({
+        questionId: testItems.questionId,
+        position: testItems.position,
+        itemType: questions.itemType,
+        itemCorrectAnswers: questions.itemCorrectAnswers,
+      })
+      .from(testItems)
+      .innerJoin(questions, eq(questions.id, testItems.questionId))
+      .where(eq(testItems.testId, five.id))
+      .orderBy(asc(testItems.position));
+    const first = items[0];
+    if (!first || first.itemType === 'open') throw new Error('first question not auto-scored');
+    const pupil = await podium.createUser({
+      email: 'ana.pop@example.ro',
+      password: PASSWORD,
+      type: 'student',
+      givenName: 'Ana',
+      familyName: 'Pop',
+      grade: 5,
+    });
+    const attemptId = uuidv7();
+    const now = Date.now();
+    await podium.db.insert(attempts).values({
+      id: attemptId,
+      testId: five.id,
+      studentId: pupil.id,
+      state: 'finished',
+      startedAt: new Date(now - 3_600_000),
+      deadlineAt: new Date(now - 60_000),
+      itemOrder: items.map((i) => i.questionId),
+      finishedAt: new Date(now - 120_000),
+      finishedBy: 'student',
+    });
+    await podium.db.insert(answers).values({
+      id: uuidv7(),
+      testId: five.id,
+      studentId: pupil.id,
+      questionId: first.questionId,
+      attemptId,
+      // A typed number is text, as the player sends it.
+      submittedAnswer:
+        first.itemType === 'numeric' ? String(first.itemCorrectAnswers) : first.itemCorrectAnswers,
+      seq: 1,
+    });
+    await podium.db.transaction((tx) =>
+      scoreEndedAttempts(
+        tx,
+        [{ attemptId, testId: five.id, studentId: pupil.id }],
+        new Date(now - 120_000),
+      ),
+    );
+    const pointsOf = async () => {
+      const [row] = await podium.db
+        .select({ points: testResults.points })
+        .from(testResults)
+        .where(and(eq(testResults.testId, five.id), eq(testResults.studentId, pupil.id)));
+      return Number(row?.points);
+    };
+    // Five questions share 100 equally.
+    expect(await pointsOf()).toBe(20);
+
+    const page = await signIn('admin@example.ro');
+    await page.goto(`${podium.baseUrl}${phaseUrl()}/tests`);
+    // The create form shares the total equally unless told to weigh by difficulty.
+    await page.getByRole('button', { name: 'Generează test' }).click();
+    const create = page.getByRole('dialog', { name: 'Generează test' });
+    const weigh = create.getByRole('switch', { name: 'Punctaj după dificultate' });
+    expect(await weigh.isChecked()).toBe(false);
+    await eventually(() =>
+      create.getByText('Totalul se împarte egal între întrebări', { exact: false }).count(),
+    ).toBe(1);
+    await weigh.check();
+    await eventually(() =>
+      create.getByText('în raportul 1 : 2 : 3', { exact: false }).count(),
+    ).toBe(1);
+    await shot(page, 'tests-create-weight-ro', { fullPage: false });
+    await create.getByRole('button', { name: 'Anulează' }).click();
+
+    await page.getByRole('button', { name: 'Punctajul întrebărilor: Clasa 5, 6' }).click();
+    const dialog = page.getByRole('dialog', { name: /Punctajul întrebărilor: Clasa 5, 6/ });
+    const box = (n: number) => dialog.getByLabel(`Punctajul întrebării ${n}`, { exact: true });
+    const save = dialog.getByRole('button', { name: 'Salvează punctajele' });
+    await eventually(() => box(5).inputValue()).toBe('20');
+    expect(await dialog.getByTestId('points-sum').innerText()).toBe('100 din 100');
+
+    // 5.5 points too many: said under the table, and nothing can be saved.
+    await box(1).fill('25,5');
+    await eventually(() => dialog.getByTestId('points-sum').innerText()).toBe('105,5 din 100');
+    expect(await dialog.getByTestId('points-hint').innerText()).toBe(
+      'Sunt 5,5 puncte în plus; salvarea devine posibilă când totalul este exact.',
+    );
+    expect(await save.isDisabled()).toBe(true);
+    await box(2).fill('abc');
+    await eventually(() => dialog.getByText('Introduceți un număr').count()).toBe(1);
+    expect(await dialog.getByTestId('points-hint').innerText()).toBe(
+      'Corectați punctajele marcate înainte de salvare.',
+    );
+    await box(2).fill('14');
+    await eventually(() => dialog.getByTestId('points-hint').innerText()).toBe(
+      'Mai sunt de împărțit 0,5 puncte; salvarea devine posibilă când totalul este exact.',
+    );
+    await shot(page, 'tests-points-ro', { fullPage: false });
+    await box(2).fill('14,5');
+    await eventually(() => dialog.getByTestId('points-sum').innerText()).toBe('100 din 100');
+    expect(await save.isEnabled()).toBe(true);
+
+    // The server's refusals in words (the API tests provoke them for real).
+    for (const [status, code, details, message] of [
+      [
+        409,
+        'ITEM_ALREADY_MARKED',
+        undefined,
+        'Răspunsurile unei întrebări au fost deja corectate: punctajul ei nu se mai poate schimba.',
+      ],
+      [
+        400,
+        'VALIDATION_FAILED',
+        [{ code: 'score_sum', path: ['assignedItems'] }],
+        'Punctajele întrebărilor trebuie să dea împreună punctajul total al testului',
+      ],
+      [409, 'PHASE_CLOSED', undefined, 'Etapa este închisă și nu mai poate fi modificată.'],
+    ] as const) {
+      await page.route('**/items', (route) =>
+        route.fulfill({
+          status,
+          json: { error: { statusCode: status, code, message: code, details } },
+        }),
+      );
+      await save.click();
+      await eventually(() => dialog.getByRole('alert').innerText()).toBe(message);
+      await page.unroute('**/items');
+    }
+    expect(await pointsOf()).toBe(20);
+
+    await save.click();
+    await toast(page, 'Punctajele au fost salvate; punctajul unui elev a fost recalculat.');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await pointsOf()).toBe(25.5);
+    await page.getByRole('button', { name: 'Punctajul întrebărilor: Clasa 5, 6' }).click();
+    await eventually(() => box(1).inputValue()).toBe('25,5');
+    expect(await box(2).inputValue()).toBe('14,5');
+    await dialog.getByRole('button', { name: 'Anulează' }).click();
+    await page.context().close();
+
+    const en = await signIn('admin@example.ro', 'en');
+    await en.goto(`${podium.baseUrl}${phaseUrl()}/tests`);
+    await en.getByRole('button', { name: 'Points per question: Grade 5, 6' }).click();
+    const enDialog = en.getByRole('dialog', { name: /Points per question: Grade 5, 6/ });
+    const enBox = (n: number) => enDialog.getByLabel(`Points of question ${n}`, { exact: true });
+    await eventually(() => enBox(1).inputValue()).toBe('25.5');
+    await enBox(3).fill('19.75');
+    await eventually(() => enDialog.getByTestId('points-hint').innerText()).toBe(
+      '0.25 points still to share; saving is possible once the total is exact.',
+    );
+    expect(await enDialog.getByTestId('points-sum').innerText()).toBe('99.75 of 100');
+    expect(await enDialog.getByRole('button', { name: 'Save the points' }).isDisabled()).toBe(true);
+    await shot(en, 'tests-points-en', { fullPage: false });
+    await en.context().close();
   });
 
   it('previews a test with its formulas and correct answers, and downloads its PDF', async () => {

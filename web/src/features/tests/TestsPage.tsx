@@ -22,6 +22,7 @@ import { useDownloadTest } from './api/download-test.js';
 import { useTests } from './api/get-tests.js';
 import { usePublishTests } from './api/publish-tests.js';
 import { TestFormDialog } from './components/TestFormDialog.js';
+import { TestPointsDialog } from './components/TestPointsDialog.js';
 import { TestPreviewDialog } from './components/TestPreviewDialog.js';
 import { TestsTable } from './components/TestsTable.js';
 import { phasePagePath } from './paths.js';
@@ -57,6 +58,7 @@ function PhaseTests({ exam, edition, phase }: PhaseContext) {
   const [isPublishing, setIsPublishing] = useState(false);
   const [previewed, setPreviewed] = useState<Test | null>(null);
   const [deleting, setDeleting] = useState<Test | null>(null);
+  const [pointing, setPointing] = useState<Test | null>(null);
   const isManager = canManagePhaseContent(exam);
   const isOpen = phase.state === 'open';
   const rows = tests.data ?? [];
@@ -166,6 +168,7 @@ function PhaseTests({ exam, edition, phase }: PhaseContext) {
             downloadingId={download.isPending ? download.variables?.testId : undefined}
             onPreview={setPreviewed}
             onDownload={(test) => void handleDownload(test)}
+            onPoints={setPointing}
             onDelete={(test) => {
               remove.reset();
               setDeleting(test);
@@ -189,6 +192,7 @@ function PhaseTests({ exam, edition, phase }: PhaseContext) {
             takenGrades={rows.flatMap((r) => r.grades)}
             onClose={() => setIsCreating(false)}
           />
+          <TestPointsDialog ids={ids} test={pointing} onClose={() => setPointing(null)} />
           <ConfirmDialog
             open={isPublishing}
             title={t('tests.publishTitle')}

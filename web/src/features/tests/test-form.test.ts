@@ -31,6 +31,7 @@ describe('test create form', () => {
     expect(new Date(values.startDate).toISOString()).toBe(phase.startDate);
     expect(new Date(values.endDate).toISOString()).toBe(phase.endDate);
     expect([values.duration, values.totalScore]).toEqual(['120', '100']);
+    expect(values.weightByDifficulty).toBe(false);
   });
 
   it('starts inside a phase that does not begin on a whole minute', () => {
@@ -53,7 +54,17 @@ describe('test create form', () => {
       easyCount: 2,
       mediumCount: 1,
       hardCount: 0,
+      weightByDifficulty: false,
     });
+  });
+
+  it('shares the total equally unless weighted by difficulty, which needs more of it', () => {
+    const tiny = filled({ totalScore: '0,03', easyCount: '1', mediumCount: '0', hardCount: '1' });
+    expect(testForm.parse(tiny).weightByDifficulty).toBe(false);
+    // Equal shares: two questions need 0.02; by difficulty 1 + 3 hundredths, more than 0.03.
+    expect(errorsOf(tiny)).toEqual({});
+    expect(errorsOf({ ...tiny, weightByDifficulty: true })).toEqual({ totalScore: 'invalid' });
+    expect(testForm.parse(filled({ weightByDifficulty: true })).weightByDifficulty).toBe(true);
   });
 
   it('marks empty and wrong fields with the codes the form translates', () => {

@@ -18,6 +18,8 @@ export type TestFormValues = {
   easyCount: string;
   mediumCount: string;
   hardCount: string;
+  /** Off: the total is shared equally (whole or half points); on: easy 1 : medium 2 : hard 3. */
+  weightByDifficulty?: boolean;
 };
 
 /** Fields the server may name in an error, and so the form shows errors on. */
@@ -32,6 +34,7 @@ export const TEST_FORM_FIELDS = [
   'easyCount',
   'mediumCount',
   'hardCount',
+  'weightByDifficulty',
 ] as const;
 
 const fields = testCreateSchema.shape;
@@ -69,6 +72,7 @@ export const testForm = z
     easyCount: numberText(fields.easyCount),
     mediumCount: numberText(fields.mediumCount),
     hardCount: numberText(fields.hardCount),
+    weightByDifficulty: fields.weightByDifficulty,
   })
   .superRefine((v, ctx) => {
     // The route only checks the dates against the phase; an end before the start is plain.
@@ -79,8 +83,8 @@ export const testForm = z
   .pipe(testCreateSchema);
 
 /**
- * A new test: the competition's subject, the phase's window (in whole minutes, inside it) and
- * the usual 120 minutes and 100 points.
+ * A new test: the competition's subject, the phase's window (in whole minutes, inside it), the
+ * usual 120 minutes and 100 points, shared equally between the questions.
  */
 export function emptyTest(
   exam: Pick<Exam, 'subject'>,
@@ -97,5 +101,6 @@ export function emptyTest(
     easyCount: '',
     mediumCount: '',
     hardCount: '',
+    weightByDifficulty: false,
   } satisfies TestFormValues;
 }

@@ -20,7 +20,10 @@ const TELLING_CODES = new Set([
 /** Success, warning and failure snackbars of the test screens. */
 export function useReport() {
   const { notify } = useSnackbar();
-  const success = useCallback((key: string) => notify(key, 'success'), [notify]);
+  const success = useCallback(
+    (key: string, values?: Record<string, unknown>) => notify(key, 'success', values),
+    [notify],
+  );
   const warning = useCallback((key: string) => notify(key, 'warning'), [notify]);
   /** The operation's failure key (e.g. `msg_failed_download_test`), or a more telling code. */
   const failure = useCallback(

@@ -8,9 +8,11 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
+  FormControlLabel,
   ListItemText,
   MenuItem,
   Stack,
+  Switch,
   TextField,
   Typography,
 } from '@mui/material';
@@ -246,6 +248,33 @@ export function TestFormDialog({ open, ids, exam, phase, takenGrades, onClose }:
                 {...numberProps(0)}
               />
             </Box>
+            <Controller
+              control={control}
+              name="weightByDifficulty"
+              render={({ field }) => (
+                <Box>
+                  <FormControlLabel
+                    control={
+                      <Switch
+                        name={field.name}
+                        inputRef={field.ref}
+                        checked={field.value ?? false}
+                        onBlur={field.onBlur}
+                        onChange={(e) => field.onChange(e.target.checked)}
+                      />
+                    }
+                    label={t('tests.fields.weightByDifficulty')}
+                  />
+                  <Typography variant="caption" color="text.secondary" component="p">
+                    {t(
+                      field.value
+                        ? 'tests.fields.weightByDifficultyOn'
+                        : 'tests.fields.weightByDifficultyOff',
+                    )}
+                  </Typography>
+                </Box>
+              )}
+            />
             <Typography variant="caption" color="text.secondary">
               {t('tests.windowHint', {
                 start: formatDateTime(phase.startDate, i18n.language),

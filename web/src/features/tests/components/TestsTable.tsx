@@ -1,6 +1,7 @@
 import Delete from '@mui/icons-material/Delete';
 import PictureAsPdf from '@mui/icons-material/PictureAsPdf';
 import Print from '@mui/icons-material/Print';
+import Tune from '@mui/icons-material/Tune';
 import Visibility from '@mui/icons-material/Visibility';
 import {
   Chip,
@@ -29,13 +30,17 @@ type Props = {
   /** Undefined while loading. */
   rows: Test[] | undefined;
   emptyText: string;
-  /** Managers get the delete button; `canDelete` is false in a closed phase. */
+  /**
+   * Managers get the points and delete buttons; `canDelete` (also for points) is false in a
+   * closed phase.
+   */
   isManager: boolean;
   canDelete: boolean;
   /** The test whose PDF is being made (its button spins, the others wait). */
   downloadingId: string | undefined;
   onPreview: (test: Test) => void;
   onDownload: (test: Test) => void;
+  onPoints: (test: Test) => void;
   onDelete: (test: Test) => void;
 };
 
@@ -166,6 +171,20 @@ export function TestsTable(props: Props) {
                       <Print fontSize="small" />
                     </IconButton>
                   </Tooltip>
+                  {props.isManager && (
+                    <Tooltip title={t('tests.pointsEditor.open')}>
+                      <span>
+                        <IconButton
+                          size="small"
+                          aria-label={t('tests.pointsEditor.openOf', { title })}
+                          disabled={!props.canDelete}
+                          onClick={() => props.onPoints(test)}
+                        >
+                          <Tune fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                  )}
                   {props.isManager && (
                     <Tooltip title={t('tests.delete')}>
                       <span>
