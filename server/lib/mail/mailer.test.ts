@@ -207,7 +207,10 @@ describe('SMTP mailer', () => {
         SMTP_URL: `smtp://127.0.0.1:${port}`,
         MAIL_FROM: 'Podium <concurs@podium.test>',
       });
-      const mailer = createMailer(config, silent);
+      const lines: string[] = [];
+      const mailer = createMailer(config, {
+        info: (obj, msg) => lines.push(JSON.stringify({ obj, msg })),
+      });
       await mailer.send({
         to: 'maria@example.ro',
         template: 'signup-existing',
@@ -225,6 +228,9 @@ describe('SMTP mailer', () => {
       expect(mail.link).toBe(LONG_LINK);
       // Nothing goes to the outbox when SMTP is configured.
       expect(await readOutbox(outbox)).toEqual([]);
+      // The log says a mail went, not to whom: nothing personal at info.
+      expect(lines).toHaveLength(1);
+      expect(lines.join('')).not.toContain('maria');
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
