@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import type { OutboxRow } from '../../lib/mail/outbox.js';
 import type { MailPreparer } from '../../lib/mail/worker.js';
+import { defaultOrigin } from '../../lib/origin.js';
 import { randomToken, sha256 } from '../../lib/secrets.js';
 import type { UsersService } from '../users/index.js';
 import * as repo from './auth.repo.js';
@@ -25,7 +26,8 @@ export function authMailPreparers({ db, config, clock, users }: Deps) {
     });
     return code;
   };
-  const origin = (row: OutboxRow) => row.params.origin ?? config.publicOrigin ?? '';
+  // The origin stored with the mail when it was queued; the configured default otherwise.
+  const origin = (row: OutboxRow) => row.params.origin ?? defaultOrigin(config);
 
   const confirmEmail: MailPreparer = async (row) => {
     const user = row.userId ? await users.accountById(row.userId) : undefined;

@@ -23,13 +23,6 @@ export const forgotPassword = (body: { email: string; locale?: string }) =>
 export const resetPassword = (body: { uid: string; code: string; password: string }) =>
   api<Session>(`${base}/password/reset`, { method: 'POST', body, device: true });
 
-/** Exchanges the uid/code of an e-mailed link (or the OIDC return) for a session. */
-export const exchangeCode = (uid: string, code: string, oauth: boolean) =>
-  api<Session>(
-    `${base}/${oauth ? 'oauth/token' : 'token'}/${encodeURIComponent(uid)}/${encodeURIComponent(code)}`,
-    { quiet401: true, device: true },
-  );
-
 export const register = (body: RegisterStudentInput | RegisterTeacherInput) =>
   api<User>(`${base}/register`, { method: 'POST', body });
 
