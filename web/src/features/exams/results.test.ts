@@ -2,12 +2,7 @@ import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
 import ro from '../../i18n/ro.json';
-import {
-  formatTotal,
-  incompleteResultsText,
-  isIncompleteResults,
-  resultsWhere,
-} from './results.js';
+import { incompleteResultsText, isIncompleteResults, resultsWhere } from './results.js';
 
 const translator = async (lng: 'ro' | 'en') => {
   const i18n = i18next.createInstance();
@@ -24,13 +19,6 @@ describe("the phase list's results", () => {
     expect(resultsWhere('')).toBeUndefined();
     expect(resultsWhere('complete')).toEqual({ awaitingItems: 0 });
     expect(resultsWhere('awaiting')).toEqual({ awaitingItems: { gt: 0 } });
-  });
-
-  it("writes totals with the language's decimal separator, a dash without one", () => {
-    expect(formatTotal(57.5, 'ro')).toBe('57,5');
-    expect(formatTotal(57.5, 'en')).toBe('57.5');
-    expect(formatTotal(0, 'ro')).toBe('0');
-    expect(formatTotal(null, 'ro')).toBe('—');
   });
 });
 

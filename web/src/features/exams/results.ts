@@ -15,12 +15,6 @@ export function resultsWhere(filter: ResultsFilter): Where | undefined {
   return undefined;
 }
 
-/** A phase total in the interface language ('57,5'), a dash when there is none yet. */
-export const formatTotal = (total: number | null, language: string) =>
-  total === null
-    ? '—'
-    : new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(total);
-
 /** RESULTS_INCOMPLETE details: how far the totals are from complete. */
 export type IncompleteResults = {
   awaitingItems: number;

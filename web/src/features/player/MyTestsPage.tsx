@@ -16,8 +16,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { MyTest, MyTestState } from '../../../../shared/schemas/player.js';
+import { ScoreSummary } from '../../components/ScoreSummary.js';
 import { useMyTests } from './api/get-my-tests.js';
-import { ScoreSummary } from './components/ScoreSummary.js';
 import { formatWindow, testTitle } from './lib/title.js';
 
 const STATE_COLOR: Record<MyTestState, ChipProps['color']> = {

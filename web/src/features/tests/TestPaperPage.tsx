@@ -7,8 +7,9 @@ import { ApiError } from '../../api/client.js';
 import { Statement } from '../../components/statement/Statement.js';
 import { useAuth } from '../../lib/auth.js';
 import { gradesTitle } from '../../lib/grades-title.js';
+import { formatScore } from '../../lib/scores.js';
 import { useTestPaper } from './api/get-test-paper.js';
-import { formatScore, itemMarkdown, subjectLabel } from './format.js';
+import { itemMarkdown, subjectLabel } from './format.js';
 
 const letter = (index: number) => String.fromCharCode(65 + index);
 

@@ -54,10 +54,6 @@ export function fromLocalInput(value: string): string {
 export const subjectLabel = (subject: string, t: TFunction) =>
   t(`disciplines.${subject}`, { defaultValue: subject });
 
-/** A score as the interface language writes numbers (7,5 in Romanian). */
-export const formatScore = (score: number, language: string) =>
-  new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(score);
-
 /**
  * The statement to render for a test item: its own image (`imageFileId`) goes under the
  * text unless the text already shows it (questions imported from images embed it).

@@ -26,12 +26,13 @@ import { type PhaseContext, usePhaseContext } from '../../components/phase/get-p
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
 import { Statement } from '../../components/statement/Statement.js';
 import { saveBlob } from '../../lib/download.js';
+import { formatScore } from '../../lib/scores.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useTestSummary } from './api/get-test-summary.js';
 import { OnlineAnswer } from './components/OnlineAnswer.js';
 import { StatusChip } from './components/StatusChip.js';
 import { TestHeader } from './components/TestHeader.js';
-import { formatScore, studentName } from './format.js';
+import { studentName } from './format.js';
 import { testStudentsPagePath } from './paths.js';
 
 /**

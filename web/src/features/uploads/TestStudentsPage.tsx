@@ -17,12 +17,13 @@ import { andWhere, equalsWhere, nameSearchWhere } from '../../components/list/wh
 import { type PhaseContext, usePhaseContext } from '../../components/phase/get-phase-context.js';
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
 import { SelectField } from '../../components/pickers/select-field.js';
+import { formatScore } from '../../lib/scores.js';
 import { useTestStudentsCount } from './api/count-test-students.js';
 import { useTestStudents } from './api/get-test-students.js';
 import { useTestSummary } from './api/get-test-summary.js';
 import { StatusChip } from './components/StatusChip.js';
 import { TestHeader } from './components/TestHeader.js';
-import { formatScore, studentName } from './format.js';
+import { studentName } from './format.js';
 import { phasePagePath, studentAnswersPagePath } from './paths.js';
 
 type Filters = { search: string; status: TestStudentStatus | '' };

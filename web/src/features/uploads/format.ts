@@ -9,10 +9,6 @@ export const studentName = (s: { familyName: string | null; givenName: string | 
 export const testTitle = (subject: string, grades: readonly number[], t: TFunction) =>
   `${t(`disciplines.${subject}`, { defaultValue: subject })} - ${gradesTitle(grades, t)}`;
 
-/** A score with at most two decimals in the interface language ('7,5'). */
-export const formatScore = (score: number, language: string) =>
-  new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(score);
-
 /** A date and time in the interface language ('23 nov. 2026, 09:00'). */
 export function formatWhen(iso: string, language: string): string {
   const date = new Date(iso);

@@ -18,11 +18,12 @@ import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list
 import { CountySelect } from '../../../components/pickers/CountySelect.js';
 import { GradeSelect } from '../../../components/pickers/GradeSelect.js';
 import { SelectField } from '../../../components/pickers/select-field.js';
+import { formatTotal } from '../../../lib/scores.js';
 import { usePhaseStudentsCount } from '../api/count-phase-students.js';
 import { usePhaseStudents } from '../api/get-phase-students.js';
 import { useSetPhaseResults } from '../api/set-phase-results.js';
 import { personName } from '../format.js';
-import { formatTotal, type ResultsFilter, resultsWhere } from '../results.js';
+import { type ResultsFilter, resultsWhere } from '../results.js';
 import { canSetResults } from '../rights.js';
 import { hasFailures, useReport } from '../use-report.js';
 import { AdmitHelpers } from './AdmitHelpers.js';

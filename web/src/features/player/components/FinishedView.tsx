@@ -2,9 +2,9 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import { Paper, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { PlayerState } from '../../../../../shared/schemas/player.js';
+import { ScoreSummary } from '../../../components/ScoreSummary.js';
 import { finishedTextKey } from '../lib/result.js';
 import { BackToMyTests } from './BackToMyTests.js';
-import { ScoreSummary } from './ScoreSummary.js';
 
 /**
  * The attempt is over (SPEC.md §3 finalized): how it ended (the student, the time, the phase

@@ -19,10 +19,10 @@ import {
   type PlayerItem,
   type SubmittedAnswer,
 } from '../../../../../shared/schemas/player.js';
+import { formatScore } from '../../../lib/scores.js';
 import type { SaveStatus } from '../lib/answer-queue.js';
 import { acceptsTyping, numericAnswer } from '../lib/numeric.js';
 import { optionOrder, toDisplayed, toStoredAnswer } from '../lib/option-order.js';
-import { formatScore } from '../lib/title.js';
 import { PlayerImage, PlayerStatement } from './PlayerStatement.js';
 import { SaveStatusLabel } from './SaveStatusLabel.js';
 

@@ -19,10 +19,6 @@ export function formatWhen(iso: string | null | undefined, language: string): st
   );
 }
 
-/** A score with at most two decimals in the interface language ('7,5'). */
-export const formatScore = (score: number, language: string) =>
-  new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(score);
-
 /** A window in the interface language, the date once when it is the same day. */
 export function formatWindow(startIso: string, endIso: string, language: string): string {
   const start = new Date(startIso);

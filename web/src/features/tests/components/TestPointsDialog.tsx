@@ -21,10 +21,10 @@ import { useTranslation } from 'react-i18next';
 import type { Test, TestDetailItem } from '../../../../../shared/schemas/tests.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { gradesTitle } from '../../../lib/grades-title.js';
+import { formatScore } from '../../../lib/scores.js';
 import { useTestDetails } from '../api/get-test-details.js';
 import type { TestIds } from '../api/keys.js';
 import { useSetTestPoints } from '../api/set-test-points.js';
-import { formatScore } from '../format.js';
 import { checkPoints, formatPointsInput, pointsRefusalKey } from '../points.js';
 import { useReport } from '../use-report.js';
 

@@ -19,9 +19,10 @@ import type { Test, TestDetailItem, TestItem } from '../../../../../shared/schem
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { QuestionView } from '../../../components/statement/QuestionView.js';
 import { gradesTitle } from '../../../lib/grades-title.js';
+import { formatScore } from '../../../lib/scores.js';
 import { useTestPreview } from '../api/get-test.js';
 import { useTestDetails } from '../api/get-test-details.js';
-import { formatScore, itemMarkdown, subjectLabel } from '../format.js';
+import { itemMarkdown, subjectLabel } from '../format.js';
 import { printViewPath } from '../paths.js';
 import { useReport } from '../use-report.js';
 

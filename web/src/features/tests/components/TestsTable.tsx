@@ -22,7 +22,8 @@ import { Link as RouterLink } from 'react-router';
 import type { Test } from '../../../../../shared/schemas/tests.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { gradesTitle } from '../../../lib/grades-title.js';
-import { formatScore, formatWindow, subjectLabel } from '../format.js';
+import { formatScore } from '../../../lib/scores.js';
+import { formatWindow, subjectLabel } from '../format.js';
 import { printViewPath, testStudentsPath } from '../paths.js';
 
 type Props = {

@@ -5,7 +5,8 @@ import { Box, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { AnswerItem } from '../../../../../shared/schemas/uploads.js';
 import { QuestionView } from '../../../components/statement/QuestionView.js';
-import { formatScore, optionLetter } from '../format.js';
+import { formatScore } from '../../../lib/scores.js';
+import { optionLetter } from '../format.js';
 
 /** What the student submitted, as the screen names it: option letters or the typed value. */
 function submittedText(submitted: number[] | string | null | undefined): string | null {

@@ -1,8 +1,7 @@
 import { Box, Typography, type TypographyProps } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { ResultState } from '../../../../../shared/schemas/results.js';
-import { readScore } from '../lib/result.js';
-import { formatScore } from '../lib/title.js';
+import type { ResultState } from '../../../shared/schemas/results.js';
+import { formatScore, readScore } from '../lib/scores.js';
 
 type Props = {
   score: number;
