@@ -29,6 +29,7 @@ import type { Mailer } from './lib/mail/mailer.js';
 import { createMailOutbox } from './lib/mail/outbox.js';
 import { createMailWorker, type MailWorker, runMailWorker } from './lib/mail/worker.js';
 import { createNotices } from './lib/notices.js';
+import { defaultOrigin } from './lib/origin.js';
 import { registerTextInputCheck } from './lib/text-input.js';
 import {
   authMailPreparers,
@@ -47,6 +48,7 @@ import { mailRoutes, mailService } from './modules/mail/index.js';
 import { playerRoutes, playerService, registerSweeper } from './modules/player/index.js';
 import { resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
 import { rankingsRoutes, rankingsService, rulesService } from './modules/rankings/index.js';
+import { reviewsRoutes, reviewsService } from './modules/reviews/index.js';
 import { createPdfPrinter, testsRoutes, testsService } from './modules/tests/index.js';
 import { testStudentsService, uploadsRoutes, uploadsService } from './modules/uploads/index.js';
 import { peopleRoutes, peopleService, usersRoutes, usersService } from './modules/users/index.js';
@@ -272,15 +274,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => notices.close());
   const player = playerService({ database, clock, storage: deps.storage, config, notices });
   const endRunningAttempts = player.endRunningAttemptsOfPhase;
-  await app.register(examMgmtRoutes(examMgmt({ db: database.db, clock, endRunningAttempts })), {
-    prefix: `${API_PREFIX}/exam-mgmt`,
-  });
   // The question bank, its imports and the statement images (other modules read it from here).
   const resources = resourceMgmt({
     db: database.db,
     storage: deps.storage,
     maxBytes: config.files.maxBytes,
   });
+  // Marking, mediation and appeals; exam-mgmt starts a phase's review through it.
+  const reviews = reviewsService({
+    db: database.db,
+    clock,
+    storage: deps.storage,
+    outbox,
+    questions: resources.questions,
+    origin: defaultOrigin(config),
+  });
+  await app.register(
+    examMgmtRoutes(
+      examMgmt({ db: database.db, clock, endRunningAttempts, beginReview: reviews.beginReview }),
+    ),
+    { prefix: `${API_PREFIX}/exam-mgmt` },
+  );
+  await app.register(reviewsRoutes(reviews), { prefix: `${API_PREFIX}/test-review` });
   await app.register(resourceMgmtRoutes(resources), { prefix: `${API_PREFIX}/resource-mgmt` });
   // One Chromium per process prints test papers; it starts on the first print.
   const printer = createPdfPrinter({ executablePath: config.chromiumPath });

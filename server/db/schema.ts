@@ -10,5 +10,6 @@ export * from '../modules/player/player.schema.js';
 export * from '../modules/questions/questions.schema.js';
 export * from '../modules/rankings/rankings.schema.js';
 export * from '../modules/results/results.schema.js';
+export * from '../modules/reviews/reviews.schema.js';
 export * from '../modules/tests/tests.schema.js';
 export * from '../modules/users/users.schema.js';

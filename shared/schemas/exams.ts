@@ -88,6 +88,11 @@ export const phaseSchema = z.object({
   reviewStarted: z.boolean(),
   allPublished: z.boolean(),
   mediationThreshold: z.number(),
+  /** The step of review marks (0.5 by default). */
+  markStep: z.number(),
+  /** An appeal's result moving the score by less than this share of the item's points keeps
+   * the original (0 by default: any change counts). */
+  appealMinChange: z.number(),
   /**
    * The appeal window (both set, or neither): results of the phase are provisional until it
    * ends; without one they are final as soon as every item is decided.
@@ -297,6 +302,10 @@ const phaseFields = {
   registrationOpen: z.boolean({ error: 'invalid' }),
   /** Share of an item's maximum above which two reviewers' marks go to the mediator. */
   mediationThreshold: z.number({ error: 'not_number' }).min(0, 'invalid').max(1, 'invalid'),
+  /** The step of review marks: 0.01 to 100 points (0.5 by default). */
+  markStep: z.number({ error: 'not_number' }).min(0.01, 'invalid').max(100, 'invalid'),
+  /** Share of an item's points an appeal must move its score by to change it (0 to 1). */
+  appealMinChange: z.number({ error: 'not_number' }).min(0, 'invalid').max(1, 'invalid'),
   /** The appeal window; null removes it. The server checks start < end (invalid_date). */
   appealStartDate: instantField().nullable(),
   appealEndDate: instantField().nullable(),
@@ -315,6 +324,8 @@ export const phaseCreateSchema = z
     endDate: phaseFields.endDate,
     registrationOpen: phaseFields.registrationOpen.optional(),
     mediationThreshold: phaseFields.mediationThreshold.optional(),
+    markStep: phaseFields.markStep.optional(),
+    appealMinChange: phaseFields.appealMinChange.optional(),
     appealStartDate: phaseFields.appealStartDate.optional(),
     appealEndDate: phaseFields.appealEndDate.optional(),
   })

@@ -5,7 +5,9 @@ export type MailTemplate =
   | 'account-activated'
   | 'account-deactivated'
   | 'login-link'
-  | 'oidc-linked';
+  | 'oidc-linked'
+  | 'score-changed'
+  | 'review-reminder';
 
 export type MailParams = Record<string, string>;
 
@@ -101,6 +103,22 @@ const ro: Record<MailTemplate, (p: MailParams) => Content> = {
       { link: need(p, 'link', 'oidc-linked') },
     ],
   }),
+  'score-changed': (p) => ({
+    subject: `Rezultatul tău la ${need(p, 'test', 'score-changed')} s-a schimbat`,
+    blocks: [
+      'Bună,',
+      `Punctajul tău la testul ${need(p, 'test', 'score-changed')} a fost stabilit sau modificat (corectare, mediere, contestație sau corectarea baremului). Îl vezi, întrebare cu întrebare, aici:`,
+      { link: need(p, 'link', 'score-changed') },
+    ],
+  }),
+  'review-reminder': (p) => ({
+    subject: `Corectură de terminat: ${need(p, 'phase', 'review-reminder')}`,
+    blocks: [
+      'Bună ziua,',
+      `La etapa ${need(p, 'phase', 'review-reminder')} mai aveți de dat ${need(p, 'open', 'review-reminder')} note și ${need(p, 'mediations', 'review-reminder')} medieri. Lista lucrărilor este aici:`,
+      { link: need(p, 'link', 'review-reminder') },
+    ],
+  }),
 };
 
 const en: Record<MailTemplate, (p: MailParams) => Content> = {
@@ -164,6 +182,22 @@ const en: Record<MailTemplate, (p: MailParams) => Content> = {
       `Someone signed in to your ${PRODUCT} account through ${need(p, 'label', 'oidc-linked')}, with an account that has the same e-mail address. From now on, that account also opens your ${PRODUCT} account.`,
       'If it was you, there is nothing to do. If it was not you, change your password and tell the competition organiser:',
       { link: need(p, 'link', 'oidc-linked') },
+    ],
+  }),
+  'score-changed': (p) => ({
+    subject: `Your result in ${need(p, 'test', 'score-changed')} has changed`,
+    blocks: [
+      'Hello,',
+      `Your score in the test ${need(p, 'test', 'score-changed')} was set or changed (marking, mediation, an appeal or a corrected answer key). See it question by question here:`,
+      { link: need(p, 'link', 'score-changed') },
+    ],
+  }),
+  'review-reminder': (p) => ({
+    subject: `Marking to finish: ${need(p, 'phase', 'review-reminder')}`,
+    blocks: [
+      'Hello,',
+      `In ${need(p, 'phase', 'review-reminder')} you still have ${need(p, 'open', 'review-reminder')} marks and ${need(p, 'mediations', 'review-reminder')} mediations to give. The list of answers is here:`,
+      { link: need(p, 'link', 'review-reminder') },
     ],
   }),
 };

@@ -12,14 +12,16 @@ export type ExamMgmtDeps = {
   clock: Clock;
   /** The player's: ends a phase's running attempts when it closes. */
   endRunningAttempts: PhasesDeps['endRunningAttempts'];
+  /** The test-review module's: checks and assigns the marking when a review starts. */
+  beginReview: PhasesDeps['beginReview'];
 };
 
 /** The exam-mgmt services (SPEC.md §7), each with only what it needs. */
-export function examMgmt({ db, clock, endRunningAttempts }: ExamMgmtDeps) {
+export function examMgmt({ db, clock, endRunningAttempts, beginReview }: ExamMgmtDeps) {
   return {
     exams: examsService({ db }),
     editions: editionsService({ db }),
-    phases: phasesService({ db, clock, endRunningAttempts }),
+    phases: phasesService({ db, clock, endRunningAttempts, beginReview }),
     phaseStudents: phaseStudentsService({ db }),
     enrolment: enrolmentService({ db, clock }),
     openExams: openExamsService({ db }),

@@ -47,6 +47,8 @@ export function toPhaseDto(row: PhaseRow, examId: string): Phase {
     reviewStarted: row.reviewStarted,
     allPublished: row.allPublished,
     mediationThreshold: row.mediationThreshold,
+    markStep: row.markStep,
+    appealMinChange: row.appealMinChange,
     appealStartDate: row.appealStartDate?.toISOString() ?? null,
     appealEndDate: row.appealEndDate?.toISOString() ?? null,
     closedAt: row.closedAt?.toISOString() ?? null,

@@ -139,6 +139,11 @@ export const phases = pgTable(
     allPublished: boolean('all_published').notNull().default(false),
     /** Marks further apart than this share of the item's maximum go to the mediator. */
     mediationThreshold: real('mediation_threshold').notNull().default(0.1),
+    /** The step of review marks (0.5: 0, 0.5, 1, …). */
+    markStep: real('mark_step').notNull().default(0.5),
+    /** An appeal's result that moves the score by less than this share of the item's points
+     * keeps the original (0: any change counts). */
+    appealMinChange: real('appeal_min_change').notNull().default(0),
     /** The appeal window: results stay provisional until it ends (none set: final at once). */
     appealStartDate: tz('appeal_start_date'),
     appealEndDate: tz('appeal_end_date'),

@@ -29,4 +29,5 @@ export {
   writePhaseResults,
 } from './phase-results.js';
 export { withDefaultGrade } from './phase-students.service.js';
+export type { ReviewedPhase } from './phases.service.js';
 export { holdRegistration } from './registration.js';

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
-import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { parseFilter } from '../../lib/filter/index.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { lockEdition } from './editions.repo.js';
@@ -27,7 +27,16 @@ export type PhasesDeps = {
    * player's; given by the composition root). Returns how many it ended.
    */
   endRunningAttempts: (tx: Db, phaseId: string, at: Date) => Promise<number>;
+  /**
+   * Checks that the phase can be marked and hands out the marking work, in the transaction
+   * that starts its review (the test-review module's; given by the composition root). Throws
+   * INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS or TESTS_STILL_RUNNING; answers what it assigned.
+   */
+  beginReview: (tx: Db, phase: ReviewedPhase, actorId: string, at: Date) => Promise<unknown>;
 };
+
+/** What the start of review tells the test-review module about the phase. */
+export type ReviewedPhase = { id: string; type: 'online' | 'hybrid' };
 
 /** Both date fields are marked so the form shows the problem on each (SPEC.md §5). */
 const DATE_FIELDS = { startDate: ['invalid_date'], endDate: ['invalid_date'] };
@@ -80,7 +89,7 @@ export function appealWindow(
 /** What a closed phase still lets change: nothing but its name. */
 const EDITABLE_WHEN_CLOSED = new Set(['name']);
 
-export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
+export function phasesService({ db, clock, endRunningAttempts, beginReview }: PhasesDeps) {
   /** Shared by PATCH and POST …/phases/{phaseId}. */
   async function updatePhase(
     actor: Actor,
@@ -192,6 +201,10 @@ export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
           ...(input.mediationThreshold === undefined
             ? {}
             : { mediationThreshold: input.mediationThreshold }),
+          ...(input.markStep === undefined ? {} : { markStep: input.markStep }),
+          ...(input.appealMinChange === undefined
+            ? {}
+            : { appealMinChange: input.appealMinChange }),
         });
         await repo.syncFirstPhase(tx, editionId);
         await appendAudit(tx, {
@@ -273,9 +286,11 @@ export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
     },
 
     /**
-     * Starts the review of a hybrid phase (answer uploads stop). The check that every
-     * question has 2 reviewers and 1 mediator (INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS) joins
-     * here when questions exist. Repeating it changes nothing.
+     * Starts the review of a phase: a hybrid phase's answer uploads stop and its pages are
+     * marked; an online phase's open items are marked once its tests are over. The test-review
+     * module checks every question to mark has 2 reviewers and 1 mediator
+     * (INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS) and assigns the work in the same transaction.
+     * Repeating it changes nothing.
      */
     async startReview(
       actor: Actor,
@@ -291,8 +306,7 @@ export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
         if (!row) throw notFound('phase');
         if (row.reviewStarted) return toPhaseDto(row, examId);
         if (row.state === 'closed') throw new AppError('PHASE_CLOSED', 'The phase is closed');
-        if (row.type !== 'hybrid')
-          throw fieldError({ type: ['invalid'] }, 'Only hybrid phases are reviewed');
+        const assigned = await beginReview(tx, row, actor.id, clock.now());
         const updated = await repo.updatePhase(tx, phaseId, { reviewStarted: true });
         if (!updated) throw notFound('phase');
         await appendAudit(tx, {
@@ -301,7 +315,7 @@ export function phasesService({ db, clock, endRunningAttempts }: PhasesDeps) {
           entityType: 'phase',
           entityId: phaseId,
           before: { reviewStarted: false },
-          after: { reviewStarted: true },
+          after: { reviewStarted: true, assigned },
         });
         return toPhaseDto(updated, examId);
       });

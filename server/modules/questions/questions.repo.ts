@@ -233,11 +233,13 @@ export async function removeReviewers(db: Db, questionId: string, teacherIds: st
 
 /**
  * Questions of the phase that lack 2 grading teachers or a mediator, for the review start
- * (INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS). Only questions drawn into a test of the phase count.
+ * (INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS). Only questions drawn into a test of the phase count;
+ * `openOnly`: only open items (an online phase marks nothing else).
  */
 export async function findQuestionsMissingTeachers(
   db: Db,
   phaseId: string,
+  openOnly = false,
 ): Promise<{ id: string; reviewers: number; hasMediator: boolean }[]> {
   const reviewers = sql<number>`(select count(*)::int from ${questionReviewers}
     where ${questionReviewers.questionId} = ${questions.id})`;
@@ -248,12 +250,21 @@ export async function findQuestionsMissingTeachers(
       and(
         inPhase(phaseId),
         sql`exists (select 1 from ${testItems} where ${testItems.questionId} = ${questions.id})`,
+        openOnly ? eq(questions.itemType, 'open') : undefined,
       ),
     )
     .orderBy(asc(questions.id));
   return rows
     .map((r) => ({ id: r.id, reviewers: Number(r.reviewers), hasMediator: r.mediator !== null }))
     .filter((r) => r.reviewers < 2 || !r.hasMediator);
+}
+
+/** Sets a question's answer key (a committee's key fix). */
+export async function setAnswerKey(db: Db, questionId: string, key: number[] | string) {
+  await db
+    .update(questions)
+    .set({ itemCorrectAnswers: key, updatedAt: sql`now()` })
+    .where(eq(questions.id, questionId));
 }
 
 /** Active, live teachers among `ids`. */

@@ -328,11 +328,40 @@ export function questionsService({ db, files }: QuestionsDeps) {
     },
 
     /**
+     * Corrects a question's answer key in the caller's transaction (the review committee; it
+     * checks rights and rescores through the results module). Audited with the key before.
+     */
+    async setAnswerKey(
+      tx: Db,
+      actorId: string,
+      questionId: string,
+      key: number[] | string,
+      reason: string | null,
+    ): Promise<void> {
+      const [row] = await repo.findQuestionsByIds(tx, [questionId]);
+      if (!row) throw notFound('question');
+      await repo.setAnswerKey(tx, questionId, key);
+      await appendAudit(tx, {
+        actorId,
+        action: 'question.key_fix',
+        entityType: 'question',
+        entityId: questionId,
+        before: { itemCorrectAnswers: row.itemCorrectAnswers },
+        after: { itemCorrectAnswers: key },
+        reason,
+      });
+    },
+
+    /**
      * Questions drawn into the phase's tests that lack a mediator or two grading teachers,
      * one entry per missing field (INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS details, SPEC.md §4).
      */
-    async missingQuestionTeachers(phaseId: string, tx: Db = db): Promise<MissingQuestionTeacher[]> {
-      const rows = await repo.findQuestionsMissingTeachers(tx, phaseId);
+    async missingQuestionTeachers(
+      phaseId: string,
+      tx: Db = db,
+      openOnly = false,
+    ): Promise<MissingQuestionTeacher[]> {
+      const rows = await repo.findQuestionsMissingTeachers(tx, phaseId, openOnly);
       return rows.flatMap((r) => [
         ...(r.hasMediator ? [] : [{ itemId: r.id, field: 'mediatorTeacher' as const }]),
         ...(r.reviewers < REVIEWERS_NEEDED

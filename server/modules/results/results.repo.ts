@@ -200,6 +200,15 @@ export async function resultKeysOfTest(db: Db, testId: string): Promise<ResultKe
     .where(eq(testResults.testId, testId));
 }
 
+/** How many pages each answer of a test has (hybrid answers), by answer id. */
+export async function answerPageCounts(db: Db, testId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ id: answers.id, pages: sql<number>`cardinality(${answers.fileIds})` })
+    .from(answers)
+    .where(eq(answers.testId, testId));
+  return new Map(rows.map((r) => [r.id, Number(r.pages)]));
+}
+
 /** Whether any answer of these items of the test was scored by people. */
 export async function hasMarkedItems(
   db: Db,

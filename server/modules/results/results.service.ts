@@ -151,6 +151,76 @@ export async function rescoreTest(
   return { changedItems: writes.length, students: touched.size };
 }
 
+/** An answer whose points people decided (reviewers, a mediator, an appeal). */
+export type MarkedAnswer = repo.ResultKey & { answerId: string; itemId: string };
+
+/**
+ * Records the points people gave an answer (`marked`: the two reviewers' average, `mediated`:
+ * the mediator's, `appealed`: an appeal's result), decided; the totals follow in the caller's
+ * transaction. Answers the points it had before.
+ */
+export async function recordMarkedScore(
+  tx: Db,
+  answer: MarkedAnswer,
+  score: number,
+  origin: 'marked' | 'mediated' | 'appealed',
+  at: Date,
+): Promise<{ before: number | null }> {
+  const [current] = (await repo.findItemScores(tx, answer.testId, answer.studentId)).filter(
+    (r) => r.answerId === answer.answerId,
+  );
+  if (!current) throw new Error('answer not found');
+  await repo.writeItemScores(
+    tx,
+    [
+      {
+        answerId: answer.answerId,
+        testId: answer.testId,
+        studentId: answer.studentId,
+        itemId: answer.itemId,
+        attemptId: null,
+        score,
+        origin,
+        state: 'decided',
+      },
+    ],
+    at,
+  );
+  await repo.refreshTotals(tx, [answer], at);
+  return { before: current.score === null ? null : Number(current.score) };
+}
+
+/**
+ * When the marking of a hybrid test starts: each item of a student with a result in it that
+ * has no page (or none left) is decided at 0 from the key's side (`auto`: nothing was handed
+ * in), so totals can become complete. Answers how many items it decided.
+ */
+export async function settleUnhandedItems(tx: Db, testId: string, at: Date): Promise<number> {
+  const keys = await repo.resultKeysOfTest(tx, testId);
+  const rows = await repo.scoringRows(tx, keys);
+  const pagesOf = await repo.answerPageCounts(tx, testId);
+  const writes: repo.ItemScoreWrite[] = [];
+  const touched = new Map<string, repo.ResultKey>();
+  for (const row of rows) {
+    if (row.scoreState === 'decided') continue;
+    if (row.answerId && (pagesOf.get(row.answerId) ?? 0) > 0) continue;
+    writes.push({
+      answerId: row.answerId ?? uuidv7(at.getTime()),
+      testId: row.testId,
+      studentId: row.studentId,
+      itemId: row.itemId,
+      attemptId: null,
+      score: 0,
+      origin: 'auto',
+      state: 'decided',
+    });
+    touched.set(keyOf(row), row);
+  }
+  await repo.writeItemScores(tx, writes, at);
+  await repo.refreshTotals(tx, [...touched.values()], at);
+  return writes.length;
+}
+
 /** The student's results in these tests, by test id (absent: nothing handed over yet). */
 export async function findTestResults(
   db: Db,

@@ -1,0 +1,4 @@
+// The test-review module's public face: its routes and service for the composition root, which
+// also hands exam-mgmt the service's `beginReview` (the start of a phase's review).
+export { reviewsRoutes } from './reviews.routes.js';
+export { type ReviewsService, reviewsService } from './reviews.service.js';
