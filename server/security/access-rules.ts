@@ -90,6 +90,8 @@ const AUTH = '/api/v1/auth-service/auth';
 const PLAYER = '/api/v1/test-player';
 const RANK = '/api/v1/ranking-service';
 const RANKP = `${RANK}/exams/{examId}/editions/{editionId}/phases/{phaseId}`;
+const REVIEW = '/api/v1/test-review';
+const REVIEWP = `${REVIEW}/exams/{examId}/editions/{editionId}/phases/{phaseId}`;
 
 const competitionRead: AccessRule = { ok: IN_COMPETITION, notFound: OUTSIDERS };
 const competitionManage: AccessRule = { ok: MANAGERS, notFound: OUTSIDERS };
@@ -373,7 +375,54 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   },
   [`POST ${RANKP}/rules/dry-run`]: { ok: ORGANISERS, notFound: OUTSIDERS },
   [`POST ${RANKP}/rules/apply`]: { ok: ORGANISERS, notFound: OUTSIDERS },
+
+  // Marking of the online phase: its markers (none in the seeded world: its open item has no
+  // marking teachers) and those who see the whole competition; students are not markers.
+  // The review has not started there, so no entry exists to open.
+  ...reviewRules(),
+
+  // A student's own result and appeals: A finished the online test, B is still writing it.
+  [`GET ${REVIEW}/tests/{testId}/items`]: { ok: ['studentA'], notFound: ['studentB'] },
+  [`PUT ${REVIEW}/tests/{testId}/items/{itemId}/appeal`]: {
+    ok: ['studentA'],
+    notFound: ['studentB'],
+  },
 };
+
+/** The rules of the markers' routes of test-review. */
+function reviewRules(): Record<string, AccessRule> {
+  const scoped: AccessRule = { ok: ORGANISERS, notFound: BANK_OUTSIDERS };
+  const noEntry: AccessRule = {
+    ...scoped,
+    params: () => ({ reviewId: '00000000-0000-7000-8000-000000000000' }),
+    unreachable: 'no review entry or appeal in the seeded world (its review has not started)',
+  };
+  const rules: Record<string, AccessRule> = {
+    [`GET ${REVIEWP}/progress`]: scoped,
+    [`POST ${REVIEWP}/reminders`]: scoped,
+    [`POST ${REVIEWP}/reassignments`]: { ...scoped, body: (w) => ({ teacherId: w.reviewer.id }) },
+    [`GET ${REVIEWP}/items/{itemId}/rubric`]: scoped,
+    [`PUT ${REVIEWP}/items/{itemId}/rubric`]: {
+      ...scoped,
+      body: () => ({ criteria: [{ label: 'Ecuația scrisă', points: 2 }] }),
+    },
+    // The open item has no key to fix (a 400 of the route's own rules).
+    [`POST ${REVIEWP}/items/{itemId}/key/preview`]: { ok: MANAGERS, notFound: BANK_OUTSIDERS },
+    [`PUT ${REVIEWP}/items/{itemId}/key`]: { ok: MANAGERS, notFound: BANK_OUTSIDERS },
+  };
+  for (const kind of ['reviews', 'appeals']) {
+    rules[`GET ${REVIEWP}/${kind}`] = scoped;
+    rules[`GET ${REVIEWP}/${kind}/count`] = scoped;
+    rules[`GET ${REVIEWP}/${kind}/{reviewId}`] = noEntry;
+    rules[`PUT ${REVIEWP}/${kind}/{reviewId}`] = noEntry;
+    rules[`PUT ${REVIEWP}/${kind}/{reviewId}/mediations`] = noEntry;
+    rules[`GET ${REVIEWP}/${kind}/{reviewId}/history`] = noEntry;
+    rules[`GET ${REVIEWP}/${kind}/{reviewId}/answer`] = noEntry;
+    rules[`GET ${REVIEWP}/${kind}/{reviewId}/files/{fileId}`] = noEntry;
+  }
+  rules[`PUT ${REVIEWP}/appeals/{reviewId}/decision`] = noEntry;
+  return rules;
+}
 
 /** The rule of a route: a HEAD route follows its GET. */
 export function ruleOf(key: string): AccessRule | undefined {

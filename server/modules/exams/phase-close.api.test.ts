@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEnrolment } from '../../db/factories.js';
+import { makeEnrolment, makeTestWithItems } from '../../db/factories.js';
 import { phaseStudents } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
-import { codeOf, detailsOf, examsKit, type Person } from './exams.fixtures.js';
+import { codeOf, examsKit, type Person } from './exams.fixtures.js';
 
 let t: TestApp;
 let kit: ReturnType<typeof examsKit>;
@@ -123,7 +123,7 @@ describe('PUT …/phases/{phaseId}/finish', () => {
 });
 
 describe('PUT …/phases/{phaseId}/review', () => {
-  it('starts the review of a hybrid phase once; online or closed phases refuse', async () => {
+  it('starts the review of a phase once; an online one waits for its tests, a closed one refuses', async () => {
     const w = await kit.world();
     const hybrid = await kit.phase(w.edition.id, '2026-12-01T08:00:00Z', 1, { type: 'hybrid' });
     const online = await kit.phase(w.edition.id, '2026-12-05T08:00:00Z', 1);
@@ -143,9 +143,10 @@ describe('PUT …/phases/{phaseId}/review', () => {
       (await kit.auditActions(hybrid.id)).filter((a) => a === 'phase.review.start'),
     ).toHaveLength(1);
 
+    // An online phase's test still open (its window is the phase's, in December).
+    await makeTestWithItems(t.database.db, { phaseId: online.id });
     const onlineRes = await kit.call('PUT', url(online.id), admin.headers);
-    expect(codeOf(onlineRes)).toBe('CLIENT_ERROR');
-    expect(detailsOf(onlineRes)).toEqual({ type: ['invalid'] });
+    expect(codeOf(onlineRes)).toBe('TESTS_STILL_RUNNING');
     expect(codeOf(await kit.call('PUT', url(closed.id), admin.headers))).toBe('PHASE_CLOSED');
     expect((await kit.phaseRow(online.id))?.reviewStarted).toBe(false);
   });

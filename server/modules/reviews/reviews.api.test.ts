@@ -585,3 +585,89 @@ describe('online phases', () => {
     expect(fixed).toHaveLength(1);
   });
 });
+
+describe('the exam staff', () => {
+  it('see progress, remind the reviewers who lag, and move open work to another grader', async () => {
+    const base = onlineBase();
+    const progress = ok<{
+      questions: { itemId: string; total: number; marked: number }[];
+      reviewers: { teacherId: string; assigned: number; open: number }[];
+    }>(await w.call('GET', `${base}/progress`, w.staff.headers));
+    expect(progress.questions).toEqual([
+      expect.objectContaining({ itemId: w.openItemId, total: 3, marked: 0 }),
+    ]);
+    expect(progress.reviewers.find((r) => r.teacherId === w.r1.id)).toMatchObject({
+      assigned: 3,
+      open: 3,
+    });
+    expect((await w.call('GET', `${base}/progress`, w.r1.headers)).statusCode).toBe(403);
+
+    const reminded = ok<{ sent: { teacherId: string; open: number }[] }>(
+      await w.call('POST', `${base}/reminders`, w.staff.headers, { teacherIds: [w.r1.id] }),
+    );
+    expect(reminded.sent).toEqual([{ teacherId: w.r1.id, open: 3, mediationsOpen: 0 }]);
+    const [mail] = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, w.r1.email), eq(mailOutbox.template, 'review-reminder')));
+    expect(mail?.params).toMatchObject({ open: '3', mediations: '0' });
+
+    // r1 cannot mark: their open marks go to r3, a new grader of the question.
+    await w.call(
+      'POST',
+      `/resource-mgmt${w.phasePath(w.online.id)}/items/${w.openItemId}/teachers`,
+      w.examAdmin.headers,
+      {
+        mediatorTeacher: w.mediator.id,
+        gradingTeachers: [w.r3.id],
+      },
+    );
+    const moved = ok<{ moved: number; unmoved: number }>(
+      await w.call('POST', `${base}/reassignments`, w.staff.headers, {
+        teacherId: w.r1.id,
+        reason: 'Indisponibil',
+      }),
+    );
+    expect(moved).toEqual({ moved: 3, unmoved: 0 });
+    expect(ok<ReviewEntry[]>(await list(`${base}/reviews`, w.r3))).toHaveLength(3);
+    expect(ok<ReviewEntry[]>(await list(`${base}/reviews`, w.r1))).toEqual([]);
+    const events = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'review.reassigned'));
+    expect(events).toHaveLength(3);
+  });
+
+  it('set a rubric whose ticked criteria must add up to the mark', async () => {
+    const base = onlineBase();
+    const url = `${base}/items/${w.openItemId}/rubric`;
+    const tooMuch = await w.call('PUT', url, w.staff.headers, {
+      criteria: [{ label: 'Tot', points: 11 }],
+    });
+    expect(detailsOf(tooMuch)).toEqual({ criteria: ['score_sum'] });
+    const rubric = ok<{ criteria: { id: string; points: number }[] }>(
+      await w.call('PUT', url, w.staff.headers, {
+        criteria: [
+          { label: 'Ecuația', points: 4 },
+          { label: 'Soluția', points: 6 },
+        ],
+      }),
+    );
+    const [eq4, sol6] = rubric.criteria;
+    expect((await w.call('GET', url, w.r3.headers)).json()).toEqual(rubric);
+    const [entry] = ok<ReviewEntry[]>(await list(`${base}/reviews`, w.r3));
+    const markUrl = `${base}/reviews/${entry?._id}`;
+    const wrong = await w.call('PUT', markUrl, w.r3.headers, {
+      reviewerScore: 5,
+      criteria: [eq4?.id],
+    });
+    expect(detailsOf(wrong)).toEqual({ criteria: ['score_sum'] });
+    const right = ok<ReviewEntry>(
+      await w.call('PUT', markUrl, w.r3.headers, {
+        reviewerScore: 10,
+        criteria: [eq4?.id, sol6?.id],
+      }),
+    );
+    expect(right.reviews.find((m) => m.isMine)?.criteria).toEqual([eq4?.id, sol6?.id]);
+  });
+});

@@ -268,7 +268,12 @@ export function reviewsService(deps: ReviewsDeps) {
     at: Date,
   ) {
     const { before } = await recordMarkedScore(tx, answer, score, origin, at);
-    if (before !== score) {
+    // A first score tells the student once their whole test is marked; a change, at once.
+    const complete =
+      before !== null ||
+      (await findTestResults(tx, answer.studentId, [answer.testId], at)).get(answer.testId)
+        ?.awaitingItems === 0;
+    if (before !== score && complete) {
       await mailStudent(tx, answer.studentId, answer.testId, await testName(tx, answer.testId));
     }
     return before;
