@@ -671,3 +671,94 @@ describe('the exam staff', () => {
     expect(right.reviews.find((m) => m.isMine)?.criteria).toEqual([eq4?.id, sol6?.id]);
   });
 });
+
+describe('appeal mediation and committee decisions', () => {
+  it('send appeal marks too far apart to the mediator, whose mark decides', async () => {
+    ok(
+      await w.call('PUT', appealUrl(w.hybridTest.id, w.hybridItemId), w.carmen.headers, {
+        reason: 'Punctul c este corect.',
+      }),
+    );
+    const base = hybridBase();
+    const appeal = ok<ContestationEntry[]>(await list(`${base}/appeals`, w.staff)).find(
+      (x) => x.answerId === w.answerIds[w.carmen.id],
+    );
+    if (!appeal) throw new Error('no appeal');
+    const assigned = (
+      await t.database.db.select().from(reviewMarks).where(eq(reviewMarks.parentId, appeal._id))
+    ).map((m) => signedOf(m.reviewerId));
+    const url = `${base}/appeals/${appeal._id}`;
+    ok(await w.call('PUT', url, assigned[0]?.headers ?? {}, { reviewerScore: 1 }));
+    const split = ok<ContestationEntry>(
+      await w.call('PUT', url, assigned[1]?.headers ?? {}, { reviewerScore: 9 }),
+    );
+    expect(split.appealInfo.status).toBe('needs_mediation');
+    expect((await answerRow(w.carmen.id))?.score).toBe(3);
+    const waiting = await list(`${base}/appeals`, w.mediator, { type: 'NEEDS_MEDIATION_ITEMS' });
+    expectBlind(waiting.body);
+    const [seen] = ok<ContestationEntry[]>(waiting);
+    expect([seen?.appealInfo.grade1, seen?.appealInfo.grade2].sort()).toEqual([1, 9]);
+    expect(seen?.canMediate).toBe(true);
+    // An appeal reviewer does not mediate.
+    expect(
+      (await w.call('PUT', `${url}/mediations`, assigned[0]?.headers ?? {}, { reviewerScore: 5 }))
+        .statusCode,
+    ).toBe(403);
+    const done = ok<ContestationEntry>(
+      await w.call('PUT', `${url}/mediations`, w.mediator.headers, { reviewerScore: 5 }),
+    );
+    expect(done.appealInfo).toMatchObject({
+      status: 'resolved',
+      finalScore: 5,
+      outcome: 'changed',
+    });
+    const a = await answerRow(w.carmen.id);
+    expect([a?.score, a?.scoreOrigin]).toEqual([5, 'appealed']);
+    const again = await w.call('PUT', `${url}/mediations`, w.mediator.headers, {
+      reviewerScore: 4,
+    });
+    expect(codeOf(again)).toBe('REVIEW_CLOSED');
+  });
+
+  it('let the exam admins close a committee appeal with the score kept', async () => {
+    ok(
+      await w.call('PUT', appealUrl(w.onlineTest.id, w.singleItemId), w.ana.headers, {
+        reason: 'Verificați, vă rog.',
+      }),
+    );
+    const base = onlineBase();
+    const [appeal] = ok<ContestationEntry[]>(
+      await list(`${base}/appeals`, w.examAdmin, {
+        type: 'COMMITTEE_ITEMS',
+        where: { status: 'pending' },
+      }),
+    );
+    if (!appeal) throw new Error('no appeal');
+    const url = `${base}/appeals/${appeal._id}/decision`;
+    expect((await w.call('PUT', url, w.staff.headers, { note: 'Barem corect' })).statusCode).toBe(
+      403,
+    );
+    const empty = await w.call('PUT', url, w.examAdmin.headers, { note: '' });
+    expect(empty.statusCode).toBe(400);
+    const closed = ok<ContestationEntry>(
+      await w.call('PUT', url, w.examAdmin.headers, {
+        note: 'Barem corect',
+        version: appeal.version,
+      }),
+    );
+    expect(closed.appealInfo).toMatchObject({
+      status: 'resolved',
+      outcome: 'kept',
+      finalScore: 10,
+    });
+    const page = ok<StudentResult>(
+      await w.call('GET', `/test-review/tests/${w.onlineTest.id}/items`, w.ana.headers),
+    );
+    expect(page.items.find((i) => i.itemId === w.singleItemId)).toMatchObject({
+      finalScore: 10,
+      appealStatus: 'resolved',
+      appealOutcome: 'kept',
+      canChallenge: false,
+    });
+  });
+});
