@@ -1026,7 +1026,7 @@ export function reviewsService(deps: ReviewsDeps) {
               phase: scope.phase.name,
               open: String(d.open),
               mediations: String(d.mediationsOpen),
-              link: `${origin}/competitii/${scope.exam.id}/editii/${scope.edition.id}/etape/${scope.phase.id}/corectare`,
+              link: `${origin}/examene/${scope.exam.id}/editii/${scope.edition.id}/phases/${scope.phase.id}`,
             },
           });
           sent.push(d);
