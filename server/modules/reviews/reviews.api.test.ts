@@ -414,6 +414,24 @@ describe('appeals', () => {
     expectBlind(seen.body);
     const mine = ok<ContestationEntry[]>(seen).find((a) => a._id === appeal._id);
     expect(mine?.appealInfo.originalScore).toBeNull();
+    // Every route an appeal reviewer reads is blind too.
+    const detailRes = await w.call('GET', `${base}/appeals/${appeal._id}`, p?.headers ?? {});
+    expectBlind(detailRes.body);
+    const appealDetail = ok<{ answer: { pages: { _id: string; name: string }[] } }>(detailRes);
+    expect(appealDetail.answer.pages.map((x) => x.name)).toEqual(['page-01.png']);
+    const trail = await w.call('GET', `${base}/appeals/${appeal._id}/history`, p?.headers ?? {});
+    expectBlind(trail.body);
+    expect(trail.body).not.toContain(reason.reason);
+    const pageRes = await w.call(
+      'GET',
+      `${base}/appeals/${appeal._id}/files/${appealDetail.answer.pages[0]?._id}`,
+      p?.headers ?? {},
+    );
+    expect(pageRes.statusCode).toBe(200);
+    expectBlind(String(pageRes.headers['content-disposition']));
+    const zipRes = await w.call('GET', `${base}/appeals/${appeal._id}/answer`, p?.headers ?? {});
+    expect(zipRes.statusCode).toBe(200);
+    expect(zipRes.rawPayload.includes(Buffer.from('lucrare-'))).toBe(false);
     expect(mine?.appealInfo.reason).toBe(reason.reason);
     ok(
       await w.call('PUT', `${base}/appeals/${appeal._id}`, p?.headers ?? {}, { reviewerScore: 3 }),
