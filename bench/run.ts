@@ -96,6 +96,12 @@ if (process.argv[2] === 'exam-day') {
   process.exit(await examDayCli(process.argv.slice(3)));
 }
 
+// fuzz sends thousands of hostile requests per operation and takes its own options.
+if (process.argv[2] === 'fuzz') {
+  const { fuzzCli } = await import('./fuzz.js');
+  process.exit(await fuzzCli(process.argv.slice(3)));
+}
+
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -107,7 +113,7 @@ const name = positionals[0] ?? 'api-baseline';
 const bench = BENCHMARKS[name];
 if (!bench) {
   console.error(
-    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day'].join(', ')}`,
+    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'fuzz'].join(', ')}`,
   );
   process.exit(2);
 }
