@@ -30,9 +30,11 @@ import { createMailOutbox } from './lib/mail/outbox.js';
 import { createMailWorker, type MailWorker, runMailWorker } from './lib/mail/worker.js';
 import { createNotices } from './lib/notices.js';
 import { defaultOrigin } from './lib/origin.js';
+import { auditPersonalData, type PersonalDataPart } from './lib/personal-data.js';
 import { registerTextInputCheck } from './lib/text-input.js';
 import {
   authMailPreparers,
+  authPersonalData,
   authRoutes,
   authService,
   cutAccess,
@@ -42,16 +44,39 @@ import {
   throttleRoutes,
   throttleService,
 } from './modules/auth/index.js';
-import { examMgmt, examMgmtRoutes } from './modules/exams/index.js';
+import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { healthRoutes, readinessCheck } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
-import { playerRoutes, playerService, registerSweeper } from './modules/player/index.js';
+import {
+  playerPersonalData,
+  playerRoutes,
+  playerService,
+  registerSweeper,
+} from './modules/player/index.js';
 import { resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
-import { rankingsRoutes, rankingsService, rulesService } from './modules/rankings/index.js';
+import {
+  rankingsPersonalData,
+  rankingsRoutes,
+  rankingsService,
+  rulesService,
+} from './modules/rankings/index.js';
+import { resultsPersonalData } from './modules/results/index.js';
 import { reviewsRoutes, reviewsService } from './modules/reviews/index.js';
 import { createPdfPrinter, testsRoutes, testsService } from './modules/tests/index.js';
-import { testStudentsService, uploadsRoutes, uploadsService } from './modules/uploads/index.js';
-import { peopleRoutes, peopleService, usersRoutes, usersService } from './modules/users/index.js';
+import {
+  testStudentsService,
+  uploadsPersonalData,
+  uploadsRoutes,
+  uploadsService,
+} from './modules/uploads/index.js';
+import {
+  peopleRoutes,
+  peopleService,
+  personalDataRoutes,
+  personalDataService,
+  usersRoutes,
+  usersService,
+} from './modules/users/index.js';
 
 export type AppDeps = {
   config: Config;
@@ -85,6 +110,21 @@ export type RegisteredRoute = {
   /** Whether the OpenAPI description leaves it out (the slash twins). */
   hidden: boolean;
 };
+
+/**
+ * What each module keeps about a person (server/lib/personal-data.ts): a data-subject export
+ * gathers these parts and anonymising runs them, in this order — the uploads part finds the
+ * answers' pages before the results part forgets them. A module joins with one line here.
+ */
+const PERSONAL_DATA: readonly PersonalDataPart[] = [
+  authPersonalData,
+  examsPersonalData,
+  playerPersonalData,
+  uploadsPersonalData,
+  resultsPersonalData,
+  rankingsPersonalData,
+  auditPersonalData,
+];
 
 /** How often each process looks for due mail when no request woke it. */
 const MAIL_POLL_MS = 2_000;
@@ -264,9 +304,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: `${API_PREFIX}/auth-service` },
   );
   await app.register(usersRoutes(users), { prefix: `${API_PREFIX}/user-mgmt` });
-  await app.register(peopleRoutes(peopleService({ db: database.db, outbox, cutAccess }), config), {
-    prefix: `${API_PREFIX}/user-mgmt`,
+  const people = peopleService({
+    db: database.db,
+    outbox,
+    cutAccess,
+    personalData: PERSONAL_DATA,
+    storage: deps.storage,
   });
+  await app.register(peopleRoutes(people, config), { prefix: `${API_PREFIX}/user-mgmt` });
+  await app.register(
+    personalDataRoutes(
+      personalDataService({
+        db: database.db,
+        storage: deps.storage,
+        parts: PERSONAL_DATA,
+        now: () => clock.now(),
+      }),
+    ),
+    { prefix: `${API_PREFIX}/user-mgmt` },
+  );
   await app.register(mailRoutes(mailService({ db: database.db, clock, wake: () => wakeMail() })), {
     prefix: `${API_PREFIX}/mail-service`,
   });

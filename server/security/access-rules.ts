@@ -163,6 +163,9 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     ok: ['admin'],
   },
   [`POST ${U}/users/{id}/anonymise`]: { ok: ['admin'], last: true },
+  // A person's data (GDPR): admins export anyone's, everyone their own.
+  [`GET ${U}/users/{id}/personal-data`]: { ok: ['admin'] },
+  [`GET ${U}/my-personal-data`]: { ok: SIGNED },
   // Lists are scoped to the caller (the matrix's leak check reads what they show).
   [`GET ${U}/students`]: { ok: TEACHERS_AND_ADMIN },
   [`GET ${U}/students/count`]: { ok: TEACHERS_AND_ADMIN },

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { cleanFileName } from '../../lib/files/names.js';
+import { cleanFileName } from './names.js';
 
 export type ZipEntry = { name: string; data: Buffer; modifiedAt: Date };
 

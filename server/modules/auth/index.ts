@@ -7,5 +7,6 @@ export { type AuthService, authService } from './auth.service.js';
 export { adminPasswordProblem, ensureAdmin, promoteAdmin } from './bootstrap.js';
 export { oidcRoutes } from './oidc.routes.js';
 export { oidcService } from './oidc.service.js';
+export { authPersonalData } from './personal-data.js';
 export { registerThrottleCleanup, throttleRoutes } from './throttle.routes.js';
 export { type ThrottleService, throttleService } from './throttle.service.js';

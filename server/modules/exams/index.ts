@@ -21,6 +21,7 @@ export {
   seesWholeExam,
 } from './exams.policy.js';
 export { examMgmtRoutes } from './exams.routes.js';
+export { examsPersonalData } from './personal-data.js';
 export { syncAllPublished } from './phase-publishing.js';
 export {
   findParticipants,

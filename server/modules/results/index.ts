@@ -5,6 +5,7 @@
 export type { AnswerUpsertParams, AnswerWritten } from './answer-write.hot.js';
 export { warmAnswerStatements } from './answer-write.hot.js';
 export { answerWriter } from './answer-writer.js';
+export { resultsPersonalData } from './personal-data.js';
 export {
   type EndedAttempt,
   findItemScores,

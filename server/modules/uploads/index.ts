@@ -1,4 +1,6 @@
 // The upload-mgmt module's public face: its routes and services for the composition root.
+
+export { uploadsPersonalData } from './personal-data.js';
 export { testStudentsService } from './test-students.service.js';
 // What the marking screens reuse: answer pages as a zip, and how a file is handed out.
 export { bytesSchema, contentDisposition } from './uploads.http.js';

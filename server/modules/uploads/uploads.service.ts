@@ -20,6 +20,7 @@ import { detectFileType } from '../../lib/files/detect.js';
 import { cleanFileName } from '../../lib/files/names.js';
 import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
+import { buildZip } from '../../lib/files/zip.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { holdRegistration } from '../exams/index.js';
 import { openHybridAnswer, setHybridAnswerFiles } from '../results/index.js';
@@ -33,7 +34,6 @@ import {
 } from './uploads.policy.js';
 import * as repo from './uploads.repo.js';
 import { requireTest, requireTestStudent, type TestIds, type TestScope } from './uploads.scope.js';
-import { buildZip } from './zip.js';
 
 export type UploadsDeps = { db: Db; storage: FileStorage; clock: Clock; maxFileBytes: number };
 

@@ -2,5 +2,7 @@
 // the API (the one place a student's team code is read with their teacher).
 export { peopleRoutes } from './people.routes.js';
 export { type PeopleService, peopleService } from './people.service.js';
+export { personalDataRoutes } from './personal-data.routes.js';
+export { type PersonalDataService, personalDataService } from './personal-data.service.js';
 export { usersRoutes } from './users.routes.js';
 export { describeUser, describeUsers, type UsersService, usersService } from './users.service.js';

@@ -5,7 +5,9 @@ import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import type { FileStorage } from '../../lib/files/storage.js';
 import { forgetRecipient, type MailOutbox } from '../../lib/mail/outbox.js';
+import type { PersonalDataPart } from '../../lib/personal-data.js';
 import {
   canAnonymise,
   canManageStudent,
@@ -24,6 +26,10 @@ export type PeopleDeps = {
   outbox: Pick<MailOutbox, 'enqueue'>;
   /** Ends the user's sessions and spends their e-mail links, in the caller's transaction (auth). */
   cutAccess: (tx: Db, userId: string) => Promise<void>;
+  /** Every module's part of a person's data: anonymising runs each one's `anonymise`. */
+  personalData: readonly PersonalDataPart[];
+  /** Where the bytes of the files anonymising removes are deleted, after the commit. */
+  storage: Pick<FileStorage, 'delete'>;
 };
 
 /** Whether the actor may change or delete this (visible) person of the list's type. */
@@ -134,16 +140,25 @@ export function peopleService(deps: PeopleDeps) {
 
     /**
      * Replaces every personal detail of a student or teacher (names "Anonim", placeholder
-     * e-mail, no password), ends their sessions; enrolments and results stay. Idempotent.
+     * e-mail, no password), ends their sessions, and has each module remove what of theirs
+     * still names the person or is in their own words (open answers' texts, answer pages,
+     * sign-in records and identities, the values of the audit events on the account); scores,
+     * results, totals and ranks stay, so statistics still count them. Files' bytes go after
+     * the commit. Idempotent.
      */
     async anonymise(actor: Actor, id: string): Promise<User> {
-      return db.transaction(async (tx) => {
+      const removedKeys: string[] = [];
+      const user = await db.transaction(async (tx) => {
         const row = await repo.lockVisibleUser(tx, { id }, visibilityOf(actor));
         if (!row) throw notFound('user');
         if (!canAnonymise(actor, row)) throw forbidden();
+        await deps.cutAccess(tx, row.id);
+        // Before the address is replaced: some parts find the person's rows by it.
+        for (const part of deps.personalData) {
+          removedKeys.push(...((await part.anonymise?.(tx, row.id)) ?? []));
+        }
         const saved = await repo.anonymiseUser(tx, row.id);
         if (!saved) throw notFound('user');
-        await deps.cutAccess(tx, row.id);
         await forgetRecipient(tx, row.id, row.email);
         // The audit keeps no personal data: that is the point of anonymising.
         await appendAudit(tx, {
@@ -151,10 +166,13 @@ export function peopleService(deps: PeopleDeps) {
           action: 'user.anonymise',
           entityType: 'user',
           entityId: row.id,
-          after: { anonymised: true },
+          after: { anonymised: true, filesRemoved: removedKeys.length },
         });
         return describeUser(tx, saved);
       });
+      // A byte left behind by a storage that failed now is unreachable (its record is gone).
+      await Promise.all(removedKeys.map((key) => deps.storage.delete(key).catch(() => {})));
+      return user;
     },
   };
 }

@@ -1,0 +1,230 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  answers,
+  auditEvents,
+  files,
+  phaseResults,
+  sessions,
+  testResults,
+} from '../../db/schema.js';
+import { createStorage } from '../../lib/files/storage.js';
+import { buildTestApp, errorCode, type TestApp } from '../../test/app.js';
+import { fixedClock } from '../../test/competition.js';
+import { onePixelPng } from '../../test/forms.js';
+import { populatedWorld, type World } from '../../test/world.js';
+
+// A person's data for a data-subject request, and anonymising, on the access matrix's world:
+// student A has an enrolment, a finished online attempt with an open answer (its canary
+// text), a scanned page of the hybrid test, a score and a sign-in.
+
+const API = '/api/v1/user-mgmt';
+let t: TestApp;
+let w: World;
+
+beforeAll(async () => {
+  t = await buildTestApp({ clock: fixedClock() });
+  w = await populatedWorld(t);
+  // A change of A's name, so that the audit has personal values on A's account.
+  const res = await t.app.inject({
+    method: 'PATCH',
+    url: `${API}/users/${encodeURIComponent(w.studentA.email)}`,
+    headers: w.studentA.headers,
+    payload: { givenName: 'Ilinca-Maria' },
+  });
+  if (res.statusCode !== 200) throw new Error(res.body);
+}, 180_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers });
+
+describe('GET /users/{id}/personal-data and /my-personal-data', () => {
+  it('gives an admin everything Podium keeps about a student, module by module', async () => {
+    const res = await get(`${API}/users/${w.studentA.id}/personal-data`, w.admin.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="date-personale.json"');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const data = res.json();
+    expect(data.format).toBe('podium-personal-data/1');
+    expect(data.profile).toMatchObject({ email: w.studentA.email, givenName: 'Ilinca-Maria' });
+    expect(data.enrolments.editions).toEqual([
+      expect.objectContaining({ editionId: w.edition.id, grade: 5 }),
+    ]);
+    expect(data.enrolments.phases.length).toBeGreaterThanOrEqual(2);
+    expect(data.attempts).toEqual([
+      expect.objectContaining({ testId: w.onlineTest.id, state: 'finished' }),
+    ]);
+    const open = data.results.answers.find(
+      (a: { questionId: string }) => a.questionId === w.openItemId,
+    );
+    expect(open).toMatchObject({ answer: w.canary.studentA, questionType: 'open' });
+    expect(data.results.tests.length).toBeGreaterThanOrEqual(1);
+    expect(data.results.phases.length).toBeGreaterThanOrEqual(1);
+    expect(data.answerFiles).toEqual([
+      expect.objectContaining({ id: w.answerFileId, uploadedByThePerson: true }),
+    ]);
+    expect(data.signIn.sessions.length).toBeGreaterThanOrEqual(1);
+    expect(data.rankings).toEqual({ ranks: expect.any(Array), prizes: [] });
+    const rename = data.auditEvents.find(
+      (e: { action: string }) => e.action === 'user.profile.update',
+    );
+    expect(rename).toMatchObject({ byThePerson: true, after: { givenName: 'Ilinca-Maria' } });
+    // Another student's data, and secrets, are not in it.
+    expect(res.body).not.toContain(w.canary.studentB);
+    expect(res.body).not.toContain(w.studentB.email);
+    expect(res.body).not.toContain('$argon2');
+    expect(res.body).not.toContain('tokenHash');
+  });
+
+  it('puts the answer pages in the ZIP beside the JSON', async () => {
+    const res = await get(
+      `${API}/users/${w.studentA.id}/personal-data?format=zip`,
+      w.admin.headers,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="date-personale.zip"');
+    const zip = res.rawPayload;
+    expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    expect(zip.includes(Buffer.from('date-personale.json'))).toBe(true);
+    expect(zip.includes(Buffer.from(`answerFiles-${w.answerFileId}-`))).toBe(true);
+    expect(zip.includes(onePixelPng())).toBe(true);
+    expect(zip.includes(Buffer.from(w.canary.studentA))).toBe(true);
+  });
+
+  it('lets everyone download their own, and audits each export', async () => {
+    const res = await get(`${API}/my-personal-data`, w.studentA.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().profile.email).toBe(w.studentA.email);
+    const teacher = await get(`${API}/my-personal-data`, w.coordinator.headers);
+    expect(teacher.json().profile.email).toBe(w.coordinator.email);
+    expect(teacher.body).not.toContain(w.canary.studentA);
+    const exports = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'user.export'), eq(auditEvents.entityId, w.studentA.id)));
+    expect(exports.map((e) => e.actorId)).toEqual(
+      expect.arrayContaining([w.admin.id, w.studentA.id]),
+    );
+  });
+
+  it('refuses another person’s data to all but admins, and says what is wrong', async () => {
+    const url = `${API}/users/${w.studentA.id}/personal-data`;
+    expect((await get(url, w.studentB.headers)).statusCode).toBe(403);
+    expect((await get(url, w.coordinator.headers)).statusCode).toBe(403);
+    expect((await get(url, w.studentA.headers)).statusCode).toBe(403);
+    expect((await get(url)).statusCode).toBe(401);
+    const nobody = await get(
+      `${API}/users/0190a000-0000-7000-8000-0000000000ff/personal-data`,
+      w.admin.headers,
+    );
+    expect(nobody.statusCode).toBe(404);
+    const badFormat = await get(`${url}?format=pdf`, w.admin.headers);
+    expect(badFormat.statusCode).toBe(400);
+    expect(errorCode(badFormat)).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('POST /users/{id}/anonymise', () => {
+  it('removes what names the student or is in their words, and keeps scores for statistics', async () => {
+    const db = t.database.db;
+    const storage = createStorage(t.config);
+    const [page] = await db.select().from(files).where(eq(files.id, w.answerFileId));
+    expect(page).toBeDefined();
+    expect(await storage.get(page?.storageKey ?? '')).toEqual(onePixelPng());
+    const totalsBefore = await db
+      .select()
+      .from(phaseResults)
+      .where(eq(phaseResults.studentId, w.studentA.id));
+    const testsBefore = await db
+      .select()
+      .from(testResults)
+      .where(eq(testResults.studentId, w.studentA.id));
+    const scoresBefore = await db
+      .select({ q: answers.questionId, score: answers.score, state: answers.scoreState })
+      .from(answers)
+      .where(eq(answers.studentId, w.studentA.id))
+      .orderBy(answers.questionId);
+
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/users/${w.studentA.id}/anonymise`,
+      headers: w.admin.headers,
+    });
+    expect(res.statusCode).toBe(200);
+
+    // The open answer's text and the scanned page are gone, the page's bytes too.
+    const [openAnswer] = await db
+      .select()
+      .from(answers)
+      .where(and(eq(answers.studentId, w.studentA.id), eq(answers.questionId, w.openItemId)));
+    expect(openAnswer?.submittedAnswer).toBeNull();
+    const pages = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(answers)
+      .where(and(eq(answers.studentId, w.studentA.id), sql`cardinality(${answers.fileIds}) > 0`));
+    expect(pages[0]?.n).toBe(0);
+    expect(await db.select().from(files).where(eq(files.id, w.answerFileId))).toEqual([]);
+    await expect(storage.get(page?.storageKey ?? '')).rejects.toThrow();
+    // The statement image a teacher uploaded stays.
+    expect(await db.select().from(files).where(eq(files.id, w.fileId))).toHaveLength(1);
+    // Sign-in records are gone.
+    expect(await db.select().from(sessions).where(eq(sessions.userId, w.studentA.id))).toEqual([]);
+    // Scores, results and totals are as they were.
+    expect(
+      await db
+        .select({ q: answers.questionId, score: answers.score, state: answers.scoreState })
+        .from(answers)
+        .where(eq(answers.studentId, w.studentA.id))
+        .orderBy(answers.questionId),
+    ).toEqual(scoresBefore);
+    expect(
+      await db.select().from(testResults).where(eq(testResults.studentId, w.studentA.id)),
+    ).toEqual(testsBefore);
+    expect(
+      await db.select().from(phaseResults).where(eq(phaseResults.studentId, w.studentA.id)),
+    ).toEqual(totalsBefore);
+
+    // The audit events on the account keep who did what when, without the values.
+    const onAccount = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityType, 'user'), eq(auditEvents.entityId, w.studentA.id)));
+    const rename = onAccount.find((e) => e.action === 'user.profile.update');
+    expect(rename).toMatchObject({ actorId: w.studentA.id, after: { givenName: 'anonim' } });
+    expect(JSON.stringify(onAccount)).not.toContain('Ilinca-Maria');
+
+    // What an export shows now names nobody.
+    const after = await get(`${API}/users/${w.studentA.id}/personal-data`, w.admin.headers);
+    expect(after.statusCode).toBe(200);
+    for (const gone of [w.studentA.email, w.canary.studentA, 'Ilinca-Maria']) {
+      expect(after.body).not.toContain(gone);
+    }
+  });
+
+  it('leaves audit events append-only outside anonymising', async () => {
+    const db = t.database.db;
+    const onA = sql`entity_type = 'user' and entity_id = ${w.studentA.id}`;
+    const change = db.execute(sql`update audit_events set after = '{}'::jsonb where ${onA}`);
+    await expect(change).rejects.toThrow();
+    // Naming one person lets through only the values of events on that person's account.
+    const other = db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('podium.anonymising', ${w.studentB.id}, true)`);
+      await tx.execute(sql`update audit_events set after = '{}'::jsonb where ${onA}`);
+    });
+    await expect(other).rejects.toThrow();
+    const action = db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('podium.anonymising', ${w.studentA.id}, true)`);
+      await tx.execute(sql`update audit_events set action = 'x' where ${onA}`);
+    });
+    await expect(action).rejects.toThrow();
+    const removal = db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('podium.anonymising', ${w.studentA.id}, true)`);
+      await tx.execute(sql`delete from audit_events where ${onA}`);
+    });
+    await expect(removal).rejects.toThrow();
+  });
+});
