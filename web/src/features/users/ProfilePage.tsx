@@ -17,6 +17,7 @@ import {
 import { applyServerErrors } from '../../components/form/server-errors.js';
 import { useAuth } from '../../lib/auth.js';
 import { useSnackbar } from '../../lib/snackbar.js';
+import { MyDataCard } from './components/MyDataCard.js';
 import { TeamCodeCard } from './components/TeamCodeCard.js';
 
 const base = profilePatchSchema.shape;
@@ -167,6 +168,7 @@ export function ProfilePage() {
         </Grid>
       </Paper>
       {isTeacher && <TeamCodeCard user={user} onSaved={setUser} />}
+      <MyDataCard />
     </Stack>
   );
 }
