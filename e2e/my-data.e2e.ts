@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+
+// A student downloads their own data from the profile page (Datele tale / Your data), as JSON
+// and as a ZIP, in Romanian and in English.
+
+const PASSWORD = 'parola-buna-123';
+type Lang = 'ro' | 'en';
+
+describe.skipIf(!hasChromium)('my data on the profile page', () => {
+  let podium: Podium;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    podium = await startPodium();
+    browser = await openBrowser();
+    await podium.createUser({
+      email: 'elena.voicu@example.ro',
+      password: PASSWORD,
+      type: 'student',
+      givenName: 'Elena',
+      familyName: 'Voicu',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await podium?.close();
+  });
+
+  const signIn = async (lang: Lang) => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 860 },
+      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+      acceptDownloads: true,
+    });
+    await context.addInitScript((l) => {
+      window.localStorage.setItem('podium.language', JSON.stringify(l));
+    }, lang);
+    const page = await context.newPage();
+    await page.goto(`${podium.baseUrl}/`);
+    await page
+      .getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address')
+      .fill('elena.voicu@example.ro');
+    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
+    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
+    await page.goto(`${podium.baseUrl}/profil`);
+    return page;
+  };
+
+  it('downloads the JSON and the ZIP, in both languages', async () => {
+    const ro = await signIn('ro');
+    await expect.poll(() => ro.getByRole('heading', { name: 'Datele tale' }).count()).toBe(1);
+    await shot(ro, 'my-data-ro');
+    const [json] = await Promise.all([
+      ro.waitForEvent('download'),
+      ro.getByRole('button', { name: 'Descarcă datele (JSON)' }).click(),
+    ]);
+    expect(json.suggestedFilename()).toBe('date-personale.json');
+    const data = JSON.parse(await readFile((await json.path()) ?? '', 'utf8'));
+    expect(data.profile).toMatchObject({ email: 'elena.voicu@example.ro', givenName: 'Elena' });
+    await ro.context().close();
+
+    const en = await signIn('en');
+    await expect.poll(() => en.getByRole('heading', { name: 'Your data' }).count()).toBe(1);
+    const [zip] = await Promise.all([
+      en.waitForEvent('download'),
+      en.getByRole('button', { name: 'Download your data and files (ZIP)' }).click(),
+    ]);
+    expect(zip.suggestedFilename()).toBe('date-personale.zip');
+    const bytes = await readFile((await zip.path()) ?? '');
+    expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+    await shot(en, 'my-data-en');
+    await en.context().close();
+  });
+});
