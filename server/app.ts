@@ -25,6 +25,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { serializeError } from './lib/error-log.js';
 import { registerErrorHandler } from './lib/errors.js';
 import type { FileStorage } from './lib/files/storage.js';
+import { startPeriodicJob } from './lib/jobs/periodic.js';
 import type { Mailer } from './lib/mail/mailer.js';
 import { createMailOutbox } from './lib/mail/outbox.js';
 import { createMailWorker, type MailWorker, runMailWorker } from './lib/mail/worker.js';
@@ -45,6 +46,7 @@ import {
   throttleService,
 } from './modules/auth/index.js';
 import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
+import { diplomaJobs, diplomasRoutes, diplomasService } from './modules/diplomas/index.js';
 import { healthRoutes, readinessCheck } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
 import {
@@ -96,6 +98,11 @@ declare module 'fastify' {
     /** Sends the mail that is due; the server runs it on a timer, tests call it. */
     mailWorker: MailWorker;
     /**
+     * Makes the queued diploma ZIPs: `wake` starts a run soon (the server also runs it on a
+     * timer); `runPending` makes them now and resolves when done (tests call it).
+     */
+    diplomaJobs: { wake(): void; runPending(): Promise<number> };
+    /**
      * Every route as it was registered, hidden ones included: the access matrix and the fuzzer
      * walk it, so a route added later is checked without anyone listing it.
      */
@@ -128,6 +135,8 @@ const PERSONAL_DATA: readonly PersonalDataPart[] = [
 
 /** How often each process looks for due mail when no request woke it. */
 const MAIL_POLL_MS = 2_000;
+/** How often each process looks for diploma ZIPs to make (and old ones to delete). */
+const DIPLOMA_JOBS_POLL_MS = 5_000;
 
 /**
  * Fastify logs a request when it arrives and again when it is answered; on exam day that is
@@ -384,6 +393,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: `${API_PREFIX}/ranking-service` },
   );
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
+
+  const diplomas = diplomasService({ db: database.db, clock, storage: deps.storage });
+  const jobs = diplomaJobs({ db: database.db, clock, storage: deps.storage });
+  let wakeDiplomaJobs = () => {};
+  app.decorate('diplomaJobs', {
+    wake: () => wakeDiplomaJobs(),
+    runPending: () => jobs.runPending(),
+  });
+  if (deps.runJobs) {
+    const periodic = startPeriodicJob({
+      name: 'diploma-jobs',
+      intervalMs: DIPLOMA_JOBS_POLL_MS,
+      run: async () => {
+        await jobs.runPending();
+        await diplomas.removeExpiredFiles();
+      },
+      log: app.log,
+    });
+    wakeDiplomaJobs = () => void periodic.runNow();
+    app.addHook('onClose', () => periodic.stop());
+  }
+  await app.register(diplomasRoutes(diplomas, config), {
+    prefix: `${API_PREFIX}/diploma-generator`,
+  });
 
   await registerWebApp(app, config.webDist);
   return app;

@@ -93,6 +93,16 @@ const RANKP = `${RANK}/exams/{examId}/editions/{editionId}/phases/{phaseId}`;
 const REVIEW = '/api/v1/test-review';
 const REVIEWP = `${REVIEW}/exams/{examId}/editions/{editionId}/phases/{phaseId}`;
 
+const DIPL = '/api/v1/diploma-generator';
+/** A job id no one has: jobs are their requester's alone, and the world makes none. */
+const NO_JOB = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+const noJob: AccessRule = {
+  ok: SIGNED,
+  params: () => ({ jobId: NO_JOB }),
+  unreachable:
+    "the seeded world has no diploma job; a job is its requester's alone (404 to others)",
+};
+
 const competitionRead: AccessRule = { ok: IN_COMPETITION, notFound: OUTSIDERS };
 const competitionManage: AccessRule = { ok: MANAGERS, notFound: OUTSIDERS };
 const bankRead: AccessRule = { ok: ORGANISERS, notFound: [...STUDENTS, ...BANK_OUTSIDERS] };
@@ -389,6 +399,32 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   [`PUT ${REVIEW}/tests/{testId}/items/{itemId}/appeal`]: {
     ok: ['studentA'],
     notFound: ['studentB'],
+  },
+
+  // Diplomas of the online phase, still open (so allowed callers get RESULTS_NOT_FINAL): A's
+  // own, her teacher's and the organisers'; anyone else is refused with 403 (SPEC.md §2).
+  [`POST ${DIPL}/diplomas`]: {
+    ok: ['studentA', 'ownTeacher', ...ORGANISERS],
+    body: (w) => ({
+      examId: w.exam.id,
+      editionId: w.edition.id,
+      phaseId: w.online.id,
+      userId: w.studentA.id,
+    }),
+  },
+  [`GET ${DIPL}/my-diplomas`]: { ok: SIGNED },
+  // A phase's ZIP: the organisers.
+  [`POST ${DIPL}/jobs`]: {
+    ok: ORGANISERS,
+    body: (w) => ({ examId: w.exam.id, editionId: w.edition.id, phaseId: w.online.id }),
+  },
+  [`GET ${DIPL}/jobs`]: { ok: SIGNED },
+  [`GET ${DIPL}/jobs/{jobId}`]: noJob,
+  [`GET ${DIPL}/jobs/{jobId}/file`]: noJob,
+  [`GET ${DIPL}/verify/{code}`]: {
+    ...PUBLIC,
+    params: () => ({ code: '0000-0000-0000' }),
+    unreachable: 'no diploma is issued in the seeded world (an unknown code is 404)',
   },
 };
 

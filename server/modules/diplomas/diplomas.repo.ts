@@ -1,0 +1,352 @@
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { DiplomaJobState, DiplomaKind } from '../../../shared/schemas/diplomas.js';
+import type { Prize } from '../../../shared/schemas/rankings.js';
+import type { Db } from '../../db/client.js';
+import {
+  diplomaJobs,
+  diplomas,
+  editionStudents,
+  editions,
+  exams,
+  phasePrizes,
+  phaseResults,
+  phaseStudents,
+  phases,
+  users,
+} from '../../db/schema.js';
+
+/** A person a diploma may name. */
+export type PersonRow = {
+  id: string;
+  type: 'student' | 'teacher' | 'admin';
+  givenName: string | null;
+  familyName: string | null;
+  school: string | null;
+  teacherRef: string | null;
+};
+
+export async function findPerson(db: Db, userId: string): Promise<PersonRow | undefined> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      type: users.type,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      school: users.school,
+      teacherRef: users.teacherRef,
+    })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)));
+  return row;
+}
+
+/** A student with a result in the phase: what their diploma prints. */
+export type EntryRow = {
+  studentId: string;
+  givenName: string | null;
+  familyName: string | null;
+  school: string | null;
+  grade: number | null;
+  teacherRef: string | null;
+  prize: Prize | null;
+};
+
+/** Which of a phase's students: everyone, some by id, or one teacher's. */
+export type EntryScope = { studentIds: readonly string[] } | { teacherId: string } | 'all';
+
+/**
+ * The phase's students who have a result in it (the results module's phase total) and an
+ * account, with the grade they compete in and their prize, ordered by name.
+ */
+export async function findEntries(
+  db: Db,
+  phaseId: string,
+  editionId: string,
+  scope: EntryScope,
+): Promise<EntryRow[]> {
+  const conditions: SQL[] = [eq(phaseResults.phaseId, phaseId), isNull(users.deletedAt)];
+  if (scope !== 'all' && 'studentIds' in scope) {
+    if (scope.studentIds.length === 0) return [];
+    conditions.push(inArray(users.id, [...scope.studentIds]));
+  } else if (scope !== 'all') {
+    conditions.push(eq(users.teacherRef, scope.teacherId));
+  }
+  return db
+    .select({
+      studentId: users.id,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      school: users.school,
+      grade: sql<number | null>`coalesce(${editionStudents.grade}, ${users.grade})`,
+      teacherRef: users.teacherRef,
+      prize: phasePrizes.prize,
+    })
+    .from(phaseResults)
+    .innerJoin(
+      phaseStudents,
+      and(
+        eq(phaseStudents.phaseId, phaseResults.phaseId),
+        eq(phaseStudents.studentId, phaseResults.studentId),
+      ),
+    )
+    .innerJoin(users, eq(users.id, phaseResults.studentId))
+    .leftJoin(
+      editionStudents,
+      and(eq(editionStudents.editionId, editionId), eq(editionStudents.studentId, users.id)),
+    )
+    .leftJoin(
+      phasePrizes,
+      and(eq(phasePrizes.phaseId, phaseResults.phaseId), eq(phasePrizes.studentId, users.id)),
+    )
+    .where(and(...conditions))
+    .orderBy(users.familyNameNormalized, users.givenNameNormalized, users.id);
+}
+
+/** The teachers (alive, of type teacher) among these ids. */
+export async function findTeachers(db: Db, ids: readonly string[]): Promise<PersonRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: users.id,
+      type: users.type,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      school: users.school,
+      teacherRef: users.teacherRef,
+    })
+    .from(users)
+    .where(and(inArray(users.id, [...ids]), eq(users.type, 'teacher'), isNull(users.deletedAt)))
+    .orderBy(users.familyNameNormalized, users.givenNameNormalized, users.id);
+}
+
+// ---------------------------------------------------------------------------------------
+// Issued diplomas
+
+export type DiplomaFacts = {
+  phaseId: string;
+  userId: string;
+  kind: DiplomaKind;
+  name: string;
+  examName: string;
+  editionName: string;
+  phaseName: string;
+  grade: number | null;
+  school: string | null;
+  prize: Prize | null;
+  studentCount: number | null;
+};
+
+export type IssuedRow = typeof diplomas.$inferSelect;
+
+/**
+ * Records the diplomas about to be printed: a new one gets `newCode(i)` and today's date; one
+ * printed before keeps its code and date and takes the facts printed now. Answers every row,
+ * in the order given.
+ */
+export async function issue(
+  db: Db,
+  facts: readonly DiplomaFacts[],
+  newCode: () => string,
+  now: Date,
+): Promise<IssuedRow[]> {
+  const issued = new Map<string, IssuedRow>();
+  const BATCH = 500;
+  for (let i = 0; i < facts.length; i += BATCH) {
+    const batch = facts.slice(i, i + BATCH);
+    const rows = await db
+      .insert(diplomas)
+      .values(batch.map((f) => ({ ...f, code: newCode(), issuedAt: now, updatedAt: now })))
+      .onConflictDoUpdate({
+        target: [diplomas.phaseId, diplomas.userId],
+        set: {
+          kind: sql`excluded.kind`,
+          name: sql`excluded.name`,
+          examName: sql`excluded.exam_name`,
+          editionName: sql`excluded.edition_name`,
+          phaseName: sql`excluded.phase_name`,
+          grade: sql`excluded.grade`,
+          school: sql`excluded.school`,
+          prize: sql`excluded.prize`,
+          studentCount: sql`excluded.student_count`,
+          updatedAt: now,
+        },
+      })
+      .returning();
+    for (const row of rows) issued.set(`${row.phaseId}/${row.userId}`, row);
+  }
+  return facts.map((f) => {
+    const row = issued.get(`${f.phaseId}/${f.userId}`);
+    if (!row) throw new Error('diploma not recorded');
+    return row;
+  });
+}
+
+export async function findIssued(db: Db, code: string): Promise<IssuedRow | undefined> {
+  const [row] = await db.select().from(diplomas).where(eq(diplomas.code, code));
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------
+// A person's diplomas
+
+export type MyDiplomaRow = {
+  examId: string;
+  examName: string;
+  editionId: string;
+  editionName: string;
+  phaseId: string;
+  phaseName: string;
+  phaseState: 'open' | 'closed';
+  startDate: Date;
+  userId: string;
+  givenName: string | null;
+  familyName: string | null;
+  grade: number | null;
+  prize: Prize | null;
+};
+
+const MY_DIPLOMAS_LIMIT = 500;
+
+/**
+ * Phases in which these students have a result (students of `teacherId`, or `studentId`
+ * alone), newest phase first.
+ */
+export async function findResultsOf(
+  db: Db,
+  who: { studentId: string } | { teacherId: string },
+): Promise<MyDiplomaRow[]> {
+  const person =
+    'studentId' in who ? eq(users.id, who.studentId) : eq(users.teacherRef, who.teacherId);
+  return db
+    .select({
+      examId: exams.id,
+      examName: exams.name,
+      editionId: editions.id,
+      editionName: editions.name,
+      phaseId: phases.id,
+      phaseName: phases.name,
+      phaseState: phases.state,
+      startDate: phases.startDate,
+      userId: users.id,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      grade: sql<number | null>`coalesce(${editionStudents.grade}, ${users.grade})`,
+      prize: phasePrizes.prize,
+    })
+    .from(phaseResults)
+    .innerJoin(users, eq(users.id, phaseResults.studentId))
+    .innerJoin(
+      phaseStudents,
+      and(
+        eq(phaseStudents.phaseId, phaseResults.phaseId),
+        eq(phaseStudents.studentId, phaseResults.studentId),
+      ),
+    )
+    .innerJoin(phases, eq(phases.id, phaseResults.phaseId))
+    .innerJoin(editions, eq(editions.id, phases.editionId))
+    .innerJoin(exams, eq(exams.id, editions.examId))
+    .leftJoin(
+      editionStudents,
+      and(eq(editionStudents.editionId, editions.id), eq(editionStudents.studentId, users.id)),
+    )
+    .leftJoin(
+      phasePrizes,
+      and(eq(phasePrizes.phaseId, phases.id), eq(phasePrizes.studentId, users.id)),
+    )
+    .where(
+      and(
+        person,
+        isNull(users.deletedAt),
+        isNull(phases.deletedAt),
+        isNull(editions.deletedAt),
+        isNull(exams.deletedAt),
+      ),
+    )
+    .orderBy(desc(phases.startDate), users.familyNameNormalized, users.givenNameNormalized)
+    .limit(MY_DIPLOMAS_LIMIT);
+}
+
+// ---------------------------------------------------------------------------------------
+// Background jobs
+
+export type JobRow = typeof diplomaJobs.$inferSelect;
+
+export async function insertJob(db: Db, job: typeof diplomaJobs.$inferInsert): Promise<JobRow> {
+  const [row] = await db.insert(diplomaJobs).values(job).returning();
+  if (!row) throw new Error('job not inserted');
+  return row;
+}
+
+export async function findJobsOf(db: Db, userId: string, limit: number): Promise<JobRow[]> {
+  return db
+    .select()
+    .from(diplomaJobs)
+    .where(eq(diplomaJobs.requestedBy, userId))
+    .orderBy(desc(diplomaJobs.createdAt), desc(diplomaJobs.id))
+    .limit(limit);
+}
+
+export async function findJob(db: Db, jobId: string): Promise<JobRow | undefined> {
+  const [row] = await db.select().from(diplomaJobs).where(eq(diplomaJobs.id, jobId));
+  return row;
+}
+
+/**
+ * Takes the oldest waiting job (or a running one whose maker stopped beating) for this
+ * process, skipping those another process holds; undefined when there is none.
+ */
+export async function claimJob(db: Db, now: Date, staleBefore: Date): Promise<JobRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [next] = await tx
+      .select({ id: diplomaJobs.id })
+      .from(diplomaJobs)
+      .where(
+        or(
+          eq(diplomaJobs.state, 'queued'),
+          and(eq(diplomaJobs.state, 'running'), lt(diplomaJobs.heartbeatAt, staleBefore)),
+        ),
+      )
+      .orderBy(diplomaJobs.createdAt)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!next) return undefined;
+    const [row] = await tx
+      .update(diplomaJobs)
+      .set({ state: 'running', heartbeatAt: now, tries: sql`${diplomaJobs.tries} + 1`, done: 0 })
+      .where(eq(diplomaJobs.id, next.id))
+      .returning();
+    return row;
+  });
+}
+
+export async function updateJob(
+  db: Db,
+  jobId: string,
+  change: Partial<{
+    state: DiplomaJobState;
+    total: number;
+    done: number;
+    fileName: string | null;
+    fileKey: string | null;
+    errorCode: string | null;
+    heartbeatAt: Date;
+    finishedAt: Date;
+  }>,
+): Promise<void> {
+  await db.update(diplomaJobs).set(change).where(eq(diplomaJobs.id, jobId));
+}
+
+/** Finished jobs whose ZIP outlived its keeping time. */
+export async function findExpiredFiles(db: Db, before: Date): Promise<JobRow[]> {
+  return db
+    .select()
+    .from(diplomaJobs)
+    .where(
+      and(
+        eq(diplomaJobs.state, 'done'),
+        isNotNull(diplomaJobs.fileKey),
+        lt(diplomaJobs.finishedAt, before),
+      ),
+    )
+    .limit(100);
+}

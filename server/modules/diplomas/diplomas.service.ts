@@ -1,0 +1,277 @@
+import {
+  DIPLOMA_JOB_KEEP_HOURS,
+  type DiplomaJob,
+  type DiplomaJobRequest,
+  type DiplomaRequest,
+  type DiplomaVerification,
+  type MyDiploma,
+} from '../../../shared/schemas/diplomas.js';
+import type { Db } from '../../db/client.js';
+import type { Actor } from '../../lib/auth-guard.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import type { FileStorage } from '../../lib/files/storage.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
+import { findPhasePath, loadExamAccess } from '../exams/index.js';
+import {
+  canonicalCode,
+  contentOf,
+  newDiplomaCode,
+  type PhaseNames,
+  printedCode,
+  studentFacts,
+  teacherFacts,
+} from './diploma-content.js';
+import { renderDiploma } from './diploma-pdf.js';
+import { canDownloadDiploma, canMakeDiplomaZip } from './diplomas.policy.js';
+import * as repo from './diplomas.repo.js';
+
+export type DiplomasDeps = { db: Db; clock: Clock; storage: FileStorage };
+
+const JOBS_LISTED = 20;
+
+export const resultsNotFinal = () =>
+  new AppError('RESULTS_NOT_FINAL', 'Results become final when the phase is closed');
+
+/** The fonts, or PDF_UNAVAILABLE (503) when their files cannot be read. */
+export async function diplomaFonts(): Promise<PdfFonts> {
+  try {
+    return await loadPdfFonts();
+  } catch {
+    throw new AppError('PDF_UNAVAILABLE', 'The diploma fonts are missing');
+  }
+}
+
+type PhasePath = NonNullable<Awaited<ReturnType<typeof findPhasePath>>>;
+
+export const namesOf = (path: PhasePath): PhaseNames => ({
+  phaseId: path.phase.id,
+  examName: path.exam.name,
+  editionName: path.edition.name,
+  phaseName: path.phase.name,
+});
+
+function toJob(row: repo.JobRow): DiplomaJob {
+  return {
+    _id: row.id,
+    examId: row.examId,
+    editionId: row.editionId,
+    phaseId: row.phaseId,
+    teacherId: row.teacherId,
+    state: row.state,
+    total: row.total,
+    done: row.done,
+    fileName: row.fileName,
+    errorCode: row.errorCode,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export function diplomasService({ db, clock, storage }: DiplomasDeps) {
+  async function requirePath(ids: { examId: string; editionId: string; phaseId: string }) {
+    const path = await findPhasePath(db, ids.examId, ids.editionId, ids.phaseId);
+    if (!path) throw notFound('phase');
+    return path;
+  }
+
+  return {
+    /**
+     * One person's diploma of a phase as a PDF (a student's, or a teacher's listing their
+     * students), recorded with its verification code. 404 outside the phase or without a
+     * result, 403 without the right, 409 until the phase is closed.
+     */
+    async download(
+      actor: Actor,
+      request: DiplomaRequest,
+      origin: string,
+    ): Promise<{ pdf: Buffer; fileName: string }> {
+      const path = await requirePath(request);
+      const person = await repo.findPerson(db, request.userId);
+      if (!person) throw notFound('user');
+      const access = await loadExamAccess(db, actor, path.exam.id);
+      if (!canDownloadDiploma(actor, access, person)) throw forbidden();
+      if (path.phase.state !== 'closed') throw resultsNotFinal();
+      const fonts = await diplomaFonts();
+      const names = namesOf(path);
+      if (person.type === 'student') {
+        const [entry] = await repo.findEntries(db, path.phase.id, path.edition.id, {
+          studentIds: [person.id],
+        });
+        if (!entry) throw notFound('result');
+        const [issued] = await repo.issue(
+          db,
+          [studentFacts(names, entry)],
+          newDiplomaCode,
+          clock.now(),
+        );
+        if (!issued) throw notFound('result');
+        return {
+          pdf: renderDiploma(fonts, contentOf(issued, origin)),
+          fileName: `diploma-${printedCode(issued.code)}.pdf`,
+        };
+      }
+      if (person.type !== 'teacher') throw notFound('result');
+      const students = await repo.findEntries(db, path.phase.id, path.edition.id, {
+        teacherId: person.id,
+      });
+      if (students.length === 0) throw notFound('result');
+      const [issued] = await repo.issue(
+        db,
+        [teacherFacts(names, person, students)],
+        newDiplomaCode,
+        clock.now(),
+      );
+      if (!issued) throw notFound('result');
+      return {
+        pdf: renderDiploma(fonts, contentOf(issued, origin, students)),
+        fileName: `diploma-${printedCode(issued.code)}.pdf`,
+      };
+    },
+
+    /**
+     * The caller's diplomas (a student's own; a teacher's own and their students'), newest
+     * phase first; `available` once the phase is closed.
+     */
+    async myDiplomas(actor: Actor): Promise<MyDiploma[]> {
+      if (actor.type === 'admin') return [];
+      const rows = await repo.findResultsOf(
+        db,
+        actor.type === 'student' ? { studentId: actor.id } : { teacherId: actor.id },
+      );
+      const base = (r: repo.MyDiplomaRow) => ({
+        examId: r.examId,
+        examName: r.examName,
+        editionId: r.editionId,
+        editionName: r.editionName,
+        phaseId: r.phaseId,
+        phaseName: r.phaseName,
+        available: r.phaseState === 'closed',
+      });
+      const out: MyDiploma[] = [];
+      const ownPhases = new Set<string>();
+      for (const r of rows) {
+        if (actor.type === 'teacher' && !ownPhases.has(r.phaseId)) {
+          ownPhases.add(r.phaseId);
+          const me = await repo.findPerson(db, actor.id);
+          out.push({
+            ...base(r),
+            userId: actor.id,
+            familyName: me?.familyName ?? null,
+            givenName: me?.givenName ?? null,
+            kind: 'teacher',
+            grade: null,
+            prize: null,
+          });
+        }
+        out.push({
+          ...base(r),
+          userId: r.userId,
+          familyName: r.familyName,
+          givenName: r.givenName,
+          kind: 'student',
+          grade: r.grade,
+          prize: r.prize,
+        });
+      }
+      return out;
+    },
+
+    /** What a diploma printed, found by its code; 404 for an unknown or malformed code. */
+    async verify(typed: string): Promise<DiplomaVerification> {
+      const code = canonicalCode(typed);
+      const issued = code ? await repo.findIssued(db, code) : undefined;
+      if (!issued) throw notFound('diploma');
+      return {
+        code: printedCode(issued.code),
+        kind: issued.kind,
+        name: issued.name,
+        examName: issued.examName,
+        editionName: issued.editionName,
+        phaseName: issued.phaseName,
+        grade: issued.kind === 'student' ? issued.grade : null,
+        school: issued.kind === 'student' ? issued.school : null,
+        prize: issued.kind === 'student' ? issued.prize : null,
+        studentCount: issued.kind === 'teacher' ? issued.studentCount : null,
+        issuedAt: issued.issuedAt.toISOString(),
+      };
+    },
+
+    /**
+     * Queues a ZIP of a phase's diplomas (or one teacher's and their students'); the job is
+     * made in the background (diploma-jobs.ts) and polled.
+     */
+    async createJob(actor: Actor, request: DiplomaJobRequest, origin: string): Promise<DiplomaJob> {
+      const path = await requirePath(request);
+      const access = await loadExamAccess(db, actor, path.exam.id);
+      if (!canMakeDiplomaZip(actor, access, request.teacherId)) throw forbidden();
+      if (path.phase.state !== 'closed') throw resultsNotFinal();
+      let teacherId: string | null = null;
+      if (request.teacherId) {
+        const teacher = await repo.findPerson(db, request.teacherId);
+        if (teacher?.type !== 'teacher') throw notFound('teacher');
+        teacherId = teacher.id;
+      }
+      const entries = await repo.findEntries(
+        db,
+        path.phase.id,
+        path.edition.id,
+        teacherId ? { teacherId } : 'all',
+      );
+      if (entries.length === 0) throw notFound('result');
+      const teachers = teacherId
+        ? 1
+        : (await repo.findTeachers(db, [...new Set(entries.map((e) => e.teacherRef ?? ''))]))
+            .length;
+      const now = clock.now();
+      const row = await repo.insertJob(db, {
+        id: uuidv7(now.getTime()),
+        requestedBy: actor.id,
+        examId: path.exam.id,
+        editionId: path.edition.id,
+        phaseId: path.phase.id,
+        teacherId,
+        origin,
+        total: entries.length + teachers,
+        createdAt: now,
+      });
+      return toJob(row);
+    },
+
+    async listJobs(actor: Actor): Promise<DiplomaJob[]> {
+      return (await repo.findJobsOf(db, actor.id, JOBS_LISTED)).map(toJob);
+    },
+
+    /** The caller's own job; anyone else's is "not found". */
+    async getJob(actor: Actor, jobId: string): Promise<DiplomaJob> {
+      const row = await repo.findJob(db, jobId);
+      if (!row || row.requestedBy !== actor.id) throw notFound('job');
+      return toJob(row);
+    },
+
+    /** The finished ZIP; 409 DIPLOMA_JOB_NOT_READY before, 404 once it was cleaned away. */
+    async jobFile(actor: Actor, jobId: string): Promise<{ zip: Buffer; fileName: string }> {
+      const row = await repo.findJob(db, jobId);
+      if (!row || row.requestedBy !== actor.id) throw notFound('job');
+      if (row.state !== 'done') {
+        throw new AppError('DIPLOMA_JOB_NOT_READY', 'The diplomas are still being made');
+      }
+      if (!row.fileKey) throw notFound('file');
+      return { zip: await storage.get(row.fileKey), fileName: row.fileName ?? 'diplome.zip' };
+    },
+
+    /** Deletes ZIPs kept longer than DIPLOMA_JOB_KEEP_HOURS. */
+    async removeExpiredFiles(): Promise<number> {
+      const before = new Date(clock.now().getTime() - DIPLOMA_JOB_KEEP_HOURS * 3_600_000);
+      const expired = await repo.findExpiredFiles(db, before);
+      for (const job of expired) {
+        if (job.fileKey) await storage.delete(job.fileKey).catch(() => undefined);
+        await repo.updateJob(db, job.id, { fileKey: null });
+      }
+      return expired.length;
+    },
+  };
+}
+
+export type DiplomasService = ReturnType<typeof diplomasService>;
