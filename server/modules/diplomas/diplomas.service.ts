@@ -220,10 +220,12 @@ export function diplomasService({ db, clock, storage }: DiplomasDeps) {
         teacherId ? { teacherId } : 'all',
       );
       if (entries.length === 0) throw notFound('result');
+      const teacherRefs = entries
+        .map((e) => e.teacherRef)
+        .filter((id): id is string => id !== null);
       const teachers = teacherId
         ? 1
-        : (await repo.findTeachers(db, [...new Set(entries.map((e) => e.teacherRef ?? ''))]))
-            .length;
+        : (await repo.findTeachers(db, [...new Set(teacherRefs)])).length;
       const now = clock.now();
       const row = await repo.insertJob(db, {
         id: uuidv7(now.getTime()),

@@ -1,0 +1,375 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIPLOMA_VERIFY_PER_MINUTE } from '../../../shared/schemas/diplomas.js';
+import { diplomaJobs, phasePrizes, phases } from '../../db/schema.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { codeOf, type Person, rankingsKit } from '../rankings/rankings.fixtures.js';
+
+const API = '/api/v1/diploma-generator';
+
+let t: TestApp;
+let kit: ReturnType<typeof rankingsKit>;
+let admin: Person;
+let w: Awaited<ReturnType<typeof kit.world>>;
+const s: Record<string, Person> = {};
+let scratch: string;
+
+/** The text of a PDF as pdftotext reads it, or its title when poppler is not installed. */
+function pdfText(pdf: Buffer): string {
+  const file = path.join(scratch, `d-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  try {
+    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  } catch {
+    // Without poppler: the document's title (UTF-16 in hex) names the person and competition.
+    const title = /\/Title <FEFF([0-9A-F]+)>/.exec(pdf.toString('latin1'))?.[1] ?? '';
+    return Buffer.from(title, 'hex').swap16().toString('utf16le');
+  }
+}
+
+/** The entries of a stored ZIP (names and contents), each checked against its CRC. */
+function readZip(zip: Buffer): Map<string, Buffer> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const files = new Map<string, Buffer>();
+  for (let i = 0; i < count; i += 1) {
+    const crc = zip.readUInt32LE(at + 16);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    const dataAt = local + 30 + zip.readUInt16LE(local + 26);
+    const data = zip.subarray(dataAt, dataAt + size);
+    expect(crc32(data), name).toBe(crc);
+    files.set(name, data);
+    at += 46 + nameLength;
+  }
+  return files;
+}
+
+const request = (userId: string, phaseId = w.phase.id) => ({
+  examId: w.exam.id,
+  editionId: w.edition.id,
+  phaseId,
+  userId,
+  callbackUrl: 'https://elsewhere.example.com/student',
+});
+
+const download = (who: Person | null, body: object) =>
+  t.app.inject({
+    method: 'POST',
+    url: `${API}/diplomas`,
+    headers: who?.headers ?? {},
+    payload: body,
+  });
+
+const call = (method: 'GET' | 'POST', url: string, who: Person | null, payload?: object) =>
+  t.app.inject({
+    method,
+    url: `${API}${url}`,
+    headers: who?.headers ?? {},
+    ...(payload ? { payload } : {}),
+  });
+
+const codeIn = (text: string) =>
+  /Cod de verificare: ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(text)?.[1];
+
+beforeAll(async () => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'diplomas-'));
+  t = await buildTestApp();
+  kit = rankingsKit(t);
+  admin = await kit.person({ type: 'admin' });
+  w = await kit.world();
+  const school = 'Școala Gimnazială „Ștefan cel Mare” Iași';
+  const seeds = [
+    { givenName: 'Ana', familyName: 'Țurcanu', total: 27, teacherRef: w.coordinator.id, school },
+    { givenName: 'Bogdan', familyName: 'Popa', total: 18, teacherRef: w.outsider.id },
+    { givenName: 'Carmen', familyName: 'Pop', total: 12, teacherRef: w.coordinator.id, grade: 6 },
+    { givenName: 'Dan', familyName: 'Ionescu', total: 10 },
+    // Takes part without a result: no diploma.
+    { givenName: 'Florin', familyName: 'Dinu', total: null },
+  ];
+  for (const seed of seeds) s[seed.givenName] = await kit.student(w, seed);
+  // Prizes as the rankings module's rules write them.
+  await t.database.db.insert(phasePrizes).values([
+    { phaseId: w.phase.id, studentId: s.Ana?.id ?? '', prize: 'first' },
+    { phaseId: w.phase.id, studentId: s.Bogdan?.id ?? '', prize: 'mention' },
+  ]);
+}, 180_000);
+afterAll(async () => {
+  await t.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const closePhase = () =>
+  t.database.db.update(phases).set({ state: 'closed' }).where(eq(phases.id, w.phase.id));
+
+describe('POST /diplomas', () => {
+  it('refuses while the phase is open (results not final), after checking rights', async () => {
+    const own = await download(s.Ana ?? null, request(s.Ana?.id ?? ''));
+    expect(own.statusCode).toBe(409);
+    expect(codeOf(own)).toBe('RESULTS_NOT_FINAL');
+    // Rights come first: someone else's diploma is 403 even now.
+    const other = await download(s.Bogdan ?? null, request(s.Ana?.id ?? ''));
+    expect(other.statusCode).toBe(403);
+  });
+
+  it("prints a student's prize with diacritics, grade, school, competition and a code", async () => {
+    await closePhase();
+    const res = await download(s.Ana ?? null, request(s.Ana?.id ?? ''));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toMatch(/^inline; filename="diploma-/);
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(res.rawPayload);
+    expect(text).toContain('Ana Țurcanu');
+    expect(text).toContain(w.exam.name);
+    if (text.includes('DIPLOMĂ')) {
+      expect(text).toContain('Premiul I');
+      expect(text).toContain('clasa a V-a');
+      expect(text).toContain('Școala Gimnazială „Ștefan cel Mare” Iași');
+      expect(text).toContain(w.phase.name);
+      expect(text).toContain(w.edition.name);
+      // The QR code's page is on the configured origin, never the request's callbackUrl.
+      expect(text).not.toContain('elsewhere.example.com');
+      expect(text).toMatch(/\/diploma\/verificare\/[0-9A-Z-]{14}/);
+      const code = codeIn(text);
+      expect(code).toBeDefined();
+      // The same person and phase keep their code.
+      const again = await download(admin, request(s.Ana?.id ?? ''));
+      expect(codeIn(pdfText(again.rawPayload))).toBe(code);
+    }
+  });
+
+  it('prints participation for a student without a prize, and a mention', async () => {
+    const dan = pdfText((await download(s.Dan ?? null, request(s.Dan?.id ?? ''))).rawPayload);
+    expect(dan).toContain('Dan Ionescu');
+    if (dan.includes('DIPLOMĂ')) {
+      expect(dan).toContain('de participare');
+      expect(dan).not.toContain('Premiul');
+    }
+    const bogdan = await download(w.outsider, request(s.Bogdan?.id ?? ''));
+    expect(bogdan.statusCode, bogdan.body).toBe(200);
+    const text = pdfText(bogdan.rawPayload);
+    if (text.includes('DIPLOMĂ')) expect(text).toContain('Mențiune');
+  });
+
+  it("prints a teacher's diploma listing the students they prepared", async () => {
+    const res = await download(w.coordinator, request(w.coordinator.id));
+    expect(res.statusCode, res.body).toBe(200);
+    const text = pdfText(res.rawPayload);
+    if (text.includes('DIPLOMĂ')) {
+      expect(text).toContain('profesorului coordonator');
+      expect(text).toContain('Ana Țurcanu');
+      expect(text).toContain('Carmen Pop');
+      expect(text).toContain('clasa a VI-a');
+      expect(text).not.toContain('Bogdan');
+      expect(text).not.toContain('Dan Ionescu');
+    }
+  });
+
+  it('lets the person, their teacher and the organisers download; others get 403', async () => {
+    const ana = request(s.Ana?.id ?? '');
+    for (const who of [s.Ana, w.coordinator, w.staff, w.examAdmin, admin]) {
+      expect((await download(who ?? null, ana)).statusCode).toBe(200);
+    }
+    for (const who of [s.Bogdan, s.Carmen, w.outsider]) {
+      const res = await download(who ?? null, ana);
+      expect(res.statusCode).toBe(403);
+      expect(codeOf(res)).toBe('OPERATION_NOT_PERMITTED');
+    }
+    // A teacher's diploma: the teacher and the organisers; not another teacher.
+    expect((await download(w.outsider, request(w.coordinator.id))).statusCode).toBe(403);
+    expect((await download(s.Ana ?? null, request(w.coordinator.id))).statusCode).toBe(403);
+    expect((await download(w.staff, request(w.coordinator.id))).statusCode).toBe(200);
+    expect((await download(null, ana)).statusCode).toBe(401);
+  });
+
+  it('answers 404 without a result, for a teacher without students and outside the phase', async () => {
+    const florin = await download(admin, request(s.Florin?.id ?? ''));
+    expect(florin.statusCode).toBe(404);
+    expect(codeOf(florin)).toBe('NOT_FOUND');
+    expect((await download(w.staff, request(w.staff.id))).statusCode).toBe(404);
+    const wrongPhase = await download(admin, request(s.Ana?.id ?? '', w.exam.id));
+    expect(wrongPhase.statusCode).toBe(404);
+  });
+
+  it('refuses bad bodies with VALIDATION_FAILED', async () => {
+    const res = await download(admin, { ...request(s.Ana?.id ?? ''), userId: 'nu-e-un-id' });
+    expect(res.statusCode).toBe(400);
+    const extra = await download(admin, { ...request(s.Ana?.id ?? ''), surplus: 1 });
+    expect(extra.statusCode).toBe(400);
+  });
+});
+
+describe('GET /verify/{code}', () => {
+  it('confirms a diploma by its code (any case, with or without dashes), nothing more', async () => {
+    const text = pdfText((await download(s.Ana ?? null, request(s.Ana?.id ?? ''))).rawPayload);
+    const code = codeIn(text);
+    if (!code) return; // Without pdftotext the code is read in the bulk test below.
+    for (const typed of [code, code.replace(/-/g, '').toLowerCase()]) {
+      const res = await call('GET', `/verify/${typed}`, null);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({
+        code,
+        kind: 'student',
+        name: 'Ana Țurcanu',
+        examName: w.exam.name,
+        editionName: w.edition.name,
+        phaseName: w.phase.name,
+        grade: 5,
+        school: 'Școala Gimnazială „Ștefan cel Mare” Iași',
+        prize: 'first',
+        studentCount: null,
+        issuedAt: expect.any(String),
+      });
+      expect(res.body).not.toContain(s.Ana?.email ?? '@');
+      expect(res.body).not.toContain(s.Ana?.id ?? '-');
+    }
+    const teacherText = pdfText(
+      (await download(w.coordinator, request(w.coordinator.id))).rawPayload,
+    );
+    const teacher = await call('GET', `/verify/${codeIn(teacherText)}`, null);
+    expect(teacher.json()).toMatchObject({ kind: 'teacher', studentCount: 2, school: null });
+  });
+
+  it('answers 404 for an unknown code and 400 for something that is not a code', async () => {
+    const unknown = await call('GET', '/verify/0000-0000-0000', null);
+    expect(unknown.statusCode).toBe(404);
+    expect(codeOf(unknown)).toBe('NOT_FOUND');
+    expect((await call('GET', '/verify/nu-e-cod', null)).statusCode).toBe(400);
+  });
+});
+
+describe('GET /my-diplomas', () => {
+  it("lists a student's own and a teacher's own and their students'", async () => {
+    const ana = (await call('GET', '/my-diplomas', s.Ana ?? null)).json() as Record<
+      string,
+      unknown
+    >[];
+    expect(ana).toHaveLength(1);
+    expect(ana[0]).toMatchObject({
+      userId: s.Ana?.id,
+      kind: 'student',
+      prize: 'first',
+      grade: 5,
+      available: true,
+      phaseId: w.phase.id,
+    });
+    const florin = (await call('GET', '/my-diplomas', s.Florin ?? null)).json() as unknown[];
+    expect(florin).toEqual([]);
+    const teacher = (await call('GET', '/my-diplomas', w.coordinator)).json() as {
+      userId: string;
+      kind: string;
+    }[];
+    expect(teacher.map((d) => `${d.kind}:${d.userId}`).sort()).toEqual(
+      [`teacher:${w.coordinator.id}`, `student:${s.Ana?.id}`, `student:${s.Carmen?.id}`].sort(),
+    );
+  });
+});
+
+describe('diploma ZIPs', () => {
+  it('makes a whole phase in the background with its progress, for the organisers', async () => {
+    const created = await call('POST', '/jobs', w.staff, {
+      examId: w.exam.id,
+      editionId: w.edition.id,
+      phaseId: w.phase.id,
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const job = created.json() as { _id: string; state: string; total: number; done: number };
+    // Four students with a result and their two teachers.
+    expect(job).toMatchObject({ state: 'queued', total: 6, done: 0 });
+    const early = await call('GET', `/jobs/${job._id}/file`, w.staff);
+    expect(early.statusCode).toBe(409);
+    expect(codeOf(early)).toBe('DIPLOMA_JOB_NOT_READY');
+    // Someone else's job is not found.
+    expect((await call('GET', `/jobs/${job._id}`, w.examAdmin)).statusCode).toBe(404);
+    expect((await call('GET', `/jobs/${job._id}/file`, admin)).statusCode).toBe(404);
+
+    expect(await t.app.diplomaJobs.runPending()).toBeGreaterThanOrEqual(1);
+    const done = (await call('GET', `/jobs/${job._id}`, w.staff)).json();
+    expect(done).toMatchObject({ state: 'done', total: 6, done: 6, errorCode: null });
+    expect(done.fileName).toMatch(/^diplome-etapa-\d+\.zip$/);
+    const listed = (await call('GET', '/jobs', w.staff)).json() as { _id: string }[];
+    expect(listed.map((j) => j._id)).toContain(job._id);
+
+    const file = await call('GET', `/jobs/${job._id}/file`, w.staff);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/zip');
+    const files = readZip(file.rawPayload);
+    const names = [...files.keys()].sort();
+    expect(names).toHaveLength(6);
+    expect(names.filter((n) => n.startsWith('profesori/'))).toHaveLength(2);
+    expect(names.some((n) => /^Ana Țurcanu - [0-9A-Z-]{14}\.pdf$/.test(n))).toBe(true);
+    expect(names.some((n) => n.includes('Florin'))).toBe(false);
+    for (const pdf of files.values()) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // Each diploma in the ZIP is confirmed by its code.
+    const anaName = names.find((n) => n.startsWith('Ana'));
+    const code = /- ([0-9A-Z-]{14})\.pdf$/.exec(anaName ?? '')?.[1];
+    const verified = await call('GET', `/verify/${code}`, null);
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toMatchObject({ name: 'Ana Țurcanu', prize: 'first' });
+  });
+
+  it("makes one teacher's ZIP for that teacher; others are refused", async () => {
+    const body = {
+      examId: w.exam.id,
+      editionId: w.edition.id,
+      phaseId: w.phase.id,
+      teacherId: w.coordinator.id,
+    };
+    const own = await call('POST', '/jobs', w.coordinator, body);
+    expect(own.statusCode, own.body).toBe(202);
+    // Ana, Carmen and the teacher's own.
+    expect(own.json()).toMatchObject({ total: 3, teacherId: w.coordinator.id });
+    await t.app.diplomaJobs.runPending();
+    const id = (own.json() as { _id: string })._id;
+    const file = await call('GET', `/jobs/${id}/file`, w.coordinator);
+    expect(file.statusCode).toBe(200);
+    expect([...readZip(file.rawPayload).keys()]).toHaveLength(3);
+
+    const phaseBody = { examId: w.exam.id, editionId: w.edition.id, phaseId: w.phase.id };
+    expect((await call('POST', '/jobs', w.coordinator, phaseBody)).statusCode).toBe(403);
+    expect((await call('POST', '/jobs', w.outsider, body)).statusCode).toBe(403);
+    expect((await call('POST', '/jobs', s.Ana ?? null, phaseBody)).statusCode).toBe(403);
+    expect((await call('POST', '/jobs', w.staff, body)).statusCode).toBe(202);
+  });
+
+  it('marks a job failed with its reason when the phase was reopened meanwhile', async () => {
+    const created = await call('POST', '/jobs', admin, {
+      examId: w.exam.id,
+      editionId: w.edition.id,
+      phaseId: w.phase.id,
+    });
+    const id = (created.json() as { _id: string })._id;
+    await t.database.db.update(phases).set({ state: 'open' }).where(eq(phases.id, w.phase.id));
+    await t.app.diplomaJobs.runPending();
+    const [row] = await t.database.db.select().from(diplomaJobs).where(eq(diplomaJobs.id, id));
+    expect(row).toMatchObject({ state: 'failed', errorCode: 'RESULTS_NOT_FINAL' });
+    const refused = await call('POST', '/jobs', admin, {
+      examId: w.exam.id,
+      editionId: w.edition.id,
+      phaseId: w.phase.id,
+    });
+    expect(codeOf(refused)).toBe('RESULTS_NOT_FINAL');
+    await closePhase();
+  });
+});
+
+describe('verification limit', () => {
+  it(`answers 429 past ${DIPLOMA_VERIFY_PER_MINUTE} look-ups a minute from one address`, async () => {
+    let limited = 0;
+    for (let i = 0; i <= DIPLOMA_VERIFY_PER_MINUTE + 1; i += 1) {
+      const res = await call('GET', '/verify/0000-0000-0000', null);
+      if (res.statusCode === 429) limited += 1;
+    }
+    expect(limited).toBeGreaterThan(0);
+  });
+});
