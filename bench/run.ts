@@ -90,6 +90,13 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
 };
 
+// The end of a phase (rankings, CSV export, diplomas) seeds its own phase and takes its own
+// options (bench/results-bench.ts).
+if (['rankings', 'export', 'diplomas'].includes(process.argv[2] ?? '')) {
+  const { resultsBenchCli } = await import('./results-bench.js');
+  process.exit(await resultsBenchCli(process.argv[2] ?? '', process.argv.slice(3)));
+}
+
 // exam-day runs the server in its own process on PostgreSQL and takes its own options.
 if (process.argv[2] === 'exam-day') {
   const { examDayCli } = await import('./exam-day.js');
@@ -113,7 +120,7 @@ const name = positionals[0] ?? 'api-baseline';
 const bench = BENCHMARKS[name];
 if (!bench) {
   console.error(
-    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'fuzz'].join(', ')}`,
+    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'fuzz', 'rankings', 'export', 'diplomas'].join(', ')}`,
   );
   process.exit(2);
 }

@@ -25,6 +25,8 @@ export type Podium = {
   createUser(u: UserSeed & { email: string; password: string }): Promise<{ id: string }>;
   /** Activates an account directly in the database (the people screens do it in the app). */
   activate(email: string): Promise<void>;
+  /** Makes the queued diploma ZIPs now (the server's timer does it every few seconds). */
+  runDiplomaJobs(): Promise<number>;
   /** The server's database, for rows no screen creates yet (competition roles, enrolments). */
   db: Db;
   close(): Promise<void>;
@@ -69,6 +71,7 @@ export async function startPodium(
         .set({ state: 'active' })
         .where(eq(users.email, email.toLowerCase()));
     },
+    runDiplomaJobs: () => t.app.diplomaJobs.runPending(),
     db: t.database.db,
     close: () => t.close(),
   };

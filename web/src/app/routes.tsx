@@ -7,6 +7,7 @@ import {
   ThrottlesPage,
   WelcomePage,
 } from '../features/auth/index.js';
+import { MyDiplomasPage, VerifyDiplomaPage } from '../features/diplomas/index.js';
 import {
   EditionPage,
   ExamDetailPage,
@@ -108,8 +109,13 @@ export const router = createBrowserRouter([
       },
       { path: 'ajutor', element: <HelpPage /> },
       { path: 'verificare-conexiune', element: <ConnectionCheckPage /> },
-      { path: 'diploma', element: soon(MEMBER, 'pages.diploma') },
-      { path: 'diploma/teacher', element: soon(STAFF, 'pages.diplomaTeacher') },
+      { path: 'diploma', element: guarded(MEMBER, <MyDiplomasPage view="student" />) },
+      {
+        path: 'diploma/teacher',
+        element: guarded(STAFF, <MyDiplomasPage view="teacher" />),
+      },
+      // The page a diploma's QR code opens: for anyone, signed in or not.
+      { path: 'diploma/verificare/:code', element: <VerifyDiplomaPage /> },
     ],
   },
   {

@@ -1,5 +1,6 @@
 import Assignment from '@mui/icons-material/Assignment';
 import Edit from '@mui/icons-material/Edit';
+import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import Lock from '@mui/icons-material/Lock';
 import Quiz from '@mui/icons-material/Quiz';
 import { Box, Button, FormControlLabel, Paper, Stack, Switch, Typography } from '@mui/material';
@@ -7,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Edition, Exam, Phase } from '../../../../shared/schemas/exams.js';
+import { DiplomaZipPanel } from '../../components/diplomas/DiplomaZipPanel.js';
 import { ConfirmDialog } from '../../components/list/ConfirmDialog.js';
 import { useFinishPhase } from './api/finish-phase.js';
 import { useEdition } from './api/get-edition.js';
@@ -175,6 +177,14 @@ function PhaseDetail({ exam, edition, phase }: { exam: Exam; edition: Edition; p
         />
       </Paper>
       <PhaseStudents exam={exam} phase={phase} />
+      {canSetResults(exam) && <DiplomaZipPanel ids={ids} isClosed={!isOpen} />}
+      {exam.myRole === 'coordinator' && (
+        <Box>
+          <Button component={Link} to="/diploma/teacher" startIcon={<EmojiEvents />}>
+            {t('exams.phases.myStudentsDiplomas')}
+          </Button>
+        </Box>
+      )}
       {isManager && (
         <>
           <PhaseFormDialog

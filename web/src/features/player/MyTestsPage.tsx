@@ -1,4 +1,5 @@
 import CloudUpload from '@mui/icons-material/CloudUpload';
+import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import PlayArrow from '@mui/icons-material/PlayArrow';
 import {
   Alert,
@@ -53,6 +54,9 @@ export function MyTestsPage() {
         <Typography variant="body2" color="text.secondary">
           {t('myTests.intro')}
         </Typography>
+        <Button component={Link} to="/diploma" startIcon={<EmojiEvents />} sx={{ mt: 1 }}>
+          {t('diplomas.openFromTests')}
+        </Button>
       </Box>
       {tests.isPending && <LinearProgress aria-label={t('list.loading')} />}
       {tests.isError && (

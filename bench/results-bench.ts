@@ -1,0 +1,302 @@
+// `npm run bench -- rankings|export|diplomas [--students n] [--duration s] [--connections n]`:
+// the end of a phase at scale, against a real server started in this process on PostgreSQL
+// (DATABASE_URL, else the local one; PGlite only when NO_PG=1 for a quick try).
+// - rankings: ranking pages over `students` results (default 100,000) with filters and paging;
+//   latency percentiles (target p95 < 10 ms).
+// - export: elevi.csv of every row (default 100,000; run again with --students 1000000),
+//   its time (target < 2 s) and the server process's memory above its level before the
+//   download (sampled every 20 ms), which must not grow with the rows.
+// - diplomas: a closed phase of `students` results (default 1,000) made into one ZIP by the
+//   background job (target < 5 s), with API latency measured before and while it runs.
+
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { buildTestApp, type TestApp } from '../server/test/app.js';
+
+type Options = { students: number; duration: number; connections: number };
+
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Percentiles of latencies in ms. */
+function summary(latencies: number[]) {
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (p: number) =>
+    sorted.length === 0
+      ? 0
+      : (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0);
+  const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
+  return {
+    count: sorted.length,
+    mean: mean.toFixed(2),
+    p50: at(0.5).toFixed(2),
+    p95: at(0.95).toFixed(2),
+    p99: at(0.99).toFixed(2),
+    max: at(1).toFixed(2),
+  };
+}
+
+/**
+ * `connections` callers each sending the next request when the last one is answered, for
+ * `seconds`, round-robin over `urls`; answers latencies and non-2xx count.
+ */
+async function closedLoop(
+  urls: string[],
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+  until?: () => boolean,
+) {
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const end = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < end && !(until?.() ?? false)) {
+      const url = urls[next % urls.length] ?? '';
+      next += 1;
+      const start = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - start);
+      if (!res.ok) errors += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  return { ...summary(latencies), errors };
+}
+
+/**
+ * A competition whose phase has `students` results: students (grades 5–12, all counties),
+ * their teachers, enrolments, participants and phase totals, written by SQL in bulk (the
+ * rankings module's triggers note the change, so the first read ranks them).
+ */
+async function seedPhase(t: TestApp, students: number, closed: boolean) {
+  const started = performance.now();
+  const ids = await t.database.db.execute(
+    'select gen_random_uuid() as exam, gen_random_uuid() as edition, gen_random_uuid() as phase, gen_random_uuid() as admin',
+  );
+  const row = (ids as unknown as { rows: Record<string, string>[] }).rows[0] ?? {};
+  const { exam, edition, phase } = row as { exam: string; edition: string; phase: string };
+  const teachers = Math.max(1, Math.round(students / 40));
+  const sql = `
+    insert into exams (id, name, name_normalized, subject, grades)
+      values ('${exam}', 'Olimpiada de Matematică', 'olimpiada de matematica', 'math', '{5,6,7,8,9,10,11,12}');
+    insert into editions (id, exam_id, name) values ('${edition}', '${exam}', '2025–2026');
+    insert into phases (id, edition_id, name, type, start_date, end_date, state)
+      values ('${phase}', '${edition}', 'Etapa județeană', 'online', now() - interval '10 days',
+        now() - interval '9 days', '${closed ? 'closed' : 'open'}');
+    create temporary table bench_teachers as
+      select gen_random_uuid() as id, g as n from generate_series(1, ${teachers}) g;
+    insert into users (id, email, type, state, registered, given_name, family_name,
+        given_name_normalized, family_name_normalized, county, school)
+      select id, 'profesor' || n || '@bench.podium.ro', 'teacher', 'active', true,
+        (array['Radu','Mihaela','Ștefan','Ioana'])[1 + n % 4],
+        (array['Matei','Țurcanu','Bălan','Șerban'])[1 + n % 4] || n,
+        (array['radu','mihaela','stefan','ioana'])[1 + n % 4],
+        (array['matei','turcanu','balan','serban'])[1 + n % 4] || n,
+        'Iași', 'Colegiul Național'
+      from bench_teachers;
+    create temporary table bench_students as
+      select gen_random_uuid() as id, g as n, 5 + g % 8 as grade,
+        (array['Alba','Arad','Argeș','Bacău','Bihor','Cluj','Iași','Timiș','Vâlcea','București'])[1 + g % 10] as county
+      from generate_series(1, ${students}) g;
+    insert into users (id, email, type, state, registered, given_name, family_name,
+        given_name_normalized, family_name_normalized, county, school, grade, teacher_ref)
+      select s.id, 'elev' || s.n || '@bench.podium.ro', 'student', 'active', true,
+        (array['Ana','Ștefania','Ionuț','Mădălina','Radu','Irina','Tudor','Ilinca'])[1 + s.n % 8],
+        (array['Popescu','Țurcanu','Bălan','Șandru','Mureșan','Ionescu','Stan','Lazăr'])[1 + (s.n / 8) % 8] || (s.n % 997),
+        (array['ana','stefania','ionut','madalina','radu','irina','tudor','ilinca'])[1 + s.n % 8],
+        (array['popescu','turcanu','balan','sandru','muresan','ionescu','stan','lazar'])[1 + (s.n / 8) % 8] || (s.n % 997),
+        s.county, 'Școala Gimnazială nr. ' || (1 + s.n % 60), s.grade,
+        (select id from bench_teachers where n = 1 + s.n % ${teachers})
+      from bench_students s;
+    insert into edition_students (edition_id, student_id, grade)
+      select '${edition}', id, grade from bench_students;
+    insert into phase_students (phase_id, student_id) select '${phase}', id from bench_students;
+    insert into phase_results (phase_id, student_id, points, tests)
+      select '${phase}', id, round((random() * 56)::numeric) / 2, 1 from bench_students;
+    insert into phase_prizes (phase_id, student_id, prize)
+      select '${phase}', id, (array['first','second','third','mention'])[1 + n % 4]
+      from bench_students where n % 10 = 0;
+    drop table bench_students;
+    drop table bench_teachers;
+  `;
+  await t.database.exec(sql);
+  // As autovacuum would after a bulk load: statistics the planner can trust.
+  await t.database.exec('vacuum analyze');
+  console.log(
+    `seeded ${students.toLocaleString('en')} results and ${teachers} teachers in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { exam, edition, phase };
+}
+
+async function start() {
+  const t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '100000000' } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  const admin = await t.createUser({ type: 'admin' });
+  const headers = await t.login(admin.email, admin.password);
+  return { t, base: `http://127.0.0.1:${address.port}`, headers };
+}
+
+const q = (value: object) => encodeURIComponent(JSON.stringify(value));
+
+async function rankings(opts: Options) {
+  const { t, base, headers } = await start();
+  try {
+    const ids = await seedPhase(t, opts.students, false);
+    const api = `${base}/api/v1/ranking-service/exams/${ids.exam}/editions/${ids.edition}/phases/${ids.phase}/rankings`;
+    const first = performance.now();
+    await fetch(`${api}?filter=${q({ limit: 10 })}`, { headers }).then((r) => r.arrayBuffer());
+    console.log(`first page (ranks the phase once): ${(performance.now() - first).toFixed(0)} ms`);
+    const pages = [
+      { limit: 10, skip: 0 },
+      { limit: 10, skip: 500 },
+      { limit: 25, skip: 5000, where: { studentGrade: 7 } },
+      { limit: 10, skip: 20, where: { studentCounty: 'Iași', studentGrade: 9 } },
+      { limit: 10, skip: 0, where: { familyName: { ilike: '%țurc%' }, studentGrade: 6 } },
+      { limit: 10, skip: 100, order: 'total DESC', where: { studentGrade: '' } },
+    ];
+    const urls = pages.map((f) => `${api}?filter=${q(f)}`);
+    const count = `${api}/count?where=${q({ studentCounty: 'Cluj', studentGrade: 8 })}`;
+    // The machine's own pace at this moment: a call with one database round trip.
+    const health = await closedLoop([`${base}/api/v1/health`], headers, 1, opts.duration / 2);
+    console.log('GET /health, 1 connection (the floor):', health);
+    for (const connections of [1, opts.connections]) {
+      const r = await closedLoop(urls, headers, connections, opts.duration);
+      console.log(`pages, ${connections} connection(s):`, r);
+    }
+    for (const [i, page] of pages.entries()) {
+      const r = await closedLoop([urls[i] ?? ''], headers, 1, opts.duration / 3);
+      console.log(`  ${JSON.stringify(page)}: p50 ${r.p50} p95 ${r.p95} ms (${r.count} calls)`);
+    }
+    console.log(
+      'count (Cluj, grade 8), 1 connection:',
+      await closedLoop([count], headers, 1, opts.duration),
+    );
+  } finally {
+    await t.close();
+  }
+}
+
+async function exportCsv(opts: Options) {
+  const { t, base, headers } = await start();
+  try {
+    const ids = await seedPhase(t, opts.students, false);
+    const api = `${base}/api/v1/ranking-service/exams/${ids.exam}/editions/${ids.edition}/phases/${ids.phase}/rankings`;
+    // Rank once (as any first read does), then settle the heap.
+    await fetch(`${api}?filter=${q({ limit: 1 })}`, { headers }).then((r) => r.arrayBuffer());
+    for (let run = 1; run <= 2; run += 1) {
+      globalThis.gc?.();
+      const baseline = process.memoryUsage();
+      let peakRss = baseline.rss;
+      let peakHeap = baseline.heapUsed;
+      const sampler = setInterval(() => {
+        const m = process.memoryUsage();
+        peakRss = Math.max(peakRss, m.rss);
+        peakHeap = Math.max(peakHeap, m.heapUsed);
+      }, 20);
+      const started = performance.now();
+      const res = await fetch(`${api}/download?filter=${q({ where: { studentGrade: '' } })}`, {
+        headers,
+      });
+      let bytes = 0;
+      let lines = 0;
+      const reader = res.body?.getReader();
+      for (;;) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) break;
+        bytes += chunk.value.length;
+        for (const b of chunk.value) if (b === 10) lines += 1;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      clearInterval(sampler);
+      const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+      console.log(
+        `export run ${run}: status ${res.status}, ${(lines - 1).toLocaleString('en')} rows, ${mb(bytes)} in ${seconds.toFixed(2)} s; ` +
+          `process RSS ${mb(baseline.rss)} before, peak +${mb(peakRss - baseline.rss)}; heap peak +${mb(peakHeap - baseline.heapUsed)}`,
+      );
+    }
+  } finally {
+    await t.close();
+  }
+}
+
+async function diplomas(opts: Options) {
+  const { t, base, headers } = await start();
+  try {
+    const ids = await seedPhase(t, opts.students, true);
+    const whoami = `${base}/api/v1/auth-service/auth/whoami`;
+    const page = `${base}/api/v1/ranking-service/exams/${ids.exam}/editions/${ids.edition}/phases/${ids.phase}/rankings?filter=${q({ limit: 10 })}`;
+    await fetch(page, { headers }).then((r) => r.arrayBuffer());
+    // Warm the fonts and the code paths with a small job of the same phase's first teacher.
+    const create = async (body: object) => {
+      const res = await fetch(`${base}/api/v1/diploma-generator/jobs`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          examId: ids.exam,
+          editionId: ids.edition,
+          phaseId: ids.phase,
+          ...body,
+        }),
+      });
+      if (res.status !== 202) throw new Error(`job: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { _id: string; total: number };
+    };
+    const teacher = (await t.database.db.execute(
+      `select id from users where type = 'teacher' and email like 'profesor%@bench.podium.ro' limit 1`,
+    )) as unknown as { rows: { id: string }[] };
+    await create({ teacherId: teacher.rows[0]?.id });
+    await t.app.diplomaJobs.runPending();
+
+    const before = await closedLoop([whoami, page], headers, 4, opts.duration);
+    console.log('API before (whoami + ranking page, 4 connections):', before);
+    const job = await create({});
+    let running = true;
+    const started = performance.now();
+    const made = t.app.diplomaJobs.runPending().finally(() => {
+      running = false;
+    });
+    const during = await closedLoop([whoami, page], headers, 4, 600, () => !running);
+    await made;
+    const seconds = (performance.now() - started) / 1000;
+    const status = await fetch(`${base}/api/v1/diploma-generator/jobs/${job._id}`, {
+      headers,
+    }).then((r) => r.json() as Promise<{ state: string; done: number; total: number }>);
+    const file = await fetch(`${base}/api/v1/diploma-generator/jobs/${job._id}/file`, { headers });
+    const size = (await file.arrayBuffer()).byteLength;
+    console.log(
+      `job: ${status.state}, ${status.done}/${status.total} diplomas in ${seconds.toFixed(2)} s (${((seconds * 1000) / status.total).toFixed(2)} ms each), ZIP ${(size / 1024 / 1024).toFixed(1)} MB`,
+    );
+    console.log('API while the job ran (same calls):', during);
+  } finally {
+    await t.close();
+  }
+}
+
+export async function resultsBenchCli(name: string, argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      students: { type: 'string' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '8' },
+    },
+  });
+  if (!process.env.DATABASE_URL && process.env.NO_PG !== '1') process.env.DATABASE_URL = DEFAULT_PG;
+  const defaults: Record<string, number> = { rankings: 100_000, export: 100_000, diplomas: 1_000 };
+  const opts: Options = {
+    students: Number(values.students ?? defaults[name] ?? 1000),
+    duration: Number(values.duration),
+    connections: Number(values.connections),
+  };
+  console.log(
+    `${name}: ${JSON.stringify(opts)} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
+  );
+  if (name === 'rankings') await rankings(opts);
+  else if (name === 'export') await exportCsv(opts);
+  else await diplomas(opts);
+  return 0;
+}
