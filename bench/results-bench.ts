@@ -251,25 +251,39 @@ async function diplomas(opts: Options) {
     await create({ teacherId: teacher.rows[0]?.id });
     await t.app.diplomaJobs.runPending();
 
+    const report = async (label: string, jobId: string, seconds: number) => {
+      const status = await fetch(`${base}/api/v1/diploma-generator/jobs/${jobId}`, {
+        headers,
+      }).then((r) => r.json() as Promise<{ state: string; done: number; total: number }>);
+      const file = await fetch(`${base}/api/v1/diploma-generator/jobs/${jobId}/file`, { headers });
+      const size = (await file.arrayBuffer()).byteLength;
+      console.log(
+        `${label}: ${status.state}, ${status.done}/${status.total} diplomas in ${seconds.toFixed(2)} s (${((seconds * 1000) / status.total).toFixed(2)} ms each), ZIP ${(size / 1024 / 1024).toFixed(1)} MB`,
+      );
+    };
+    console.log(
+      'GET /health, 1 connection (the floor):',
+      await closedLoop([`${base}/api/v1/health`], headers, 1, 2),
+    );
+
+    // The job alone: how long a phase's diplomas take.
+    const alone = await create({});
+    let started = performance.now();
+    await t.app.diplomaJobs.runPending();
+    await report('job alone', alone._id, (performance.now() - started) / 1000);
+
+    // The API while nothing else runs, then while the same job runs again.
     const before = await closedLoop([whoami, page], headers, 4, opts.duration);
     console.log('API before (whoami + ranking page, 4 connections):', before);
     const job = await create({});
     let running = true;
-    const started = performance.now();
+    started = performance.now();
     const made = t.app.diplomaJobs.runPending().finally(() => {
       running = false;
     });
     const during = await closedLoop([whoami, page], headers, 4, 600, () => !running);
     await made;
-    const seconds = (performance.now() - started) / 1000;
-    const status = await fetch(`${base}/api/v1/diploma-generator/jobs/${job._id}`, {
-      headers,
-    }).then((r) => r.json() as Promise<{ state: string; done: number; total: number }>);
-    const file = await fetch(`${base}/api/v1/diploma-generator/jobs/${job._id}/file`, { headers });
-    const size = (await file.arrayBuffer()).byteLength;
-    console.log(
-      `job: ${status.state}, ${status.done}/${status.total} diplomas in ${seconds.toFixed(2)} s (${((seconds * 1000) / status.total).toFixed(2)} ms each), ZIP ${(size / 1024 / 1024).toFixed(1)} MB`,
-    );
+    await report('job under API load', job._id, (performance.now() - started) / 1000);
     console.log('API while the job ran (same calls):', during);
   } finally {
     await t.close();
