@@ -45,8 +45,8 @@ import {
   throttleRoutes,
   throttleService,
 } from './modules/auth/index.js';
-import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { diplomaJobs, diplomasRoutes, diplomasService } from './modules/diplomas/index.js';
+import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { healthRoutes, readinessCheck } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
 import {

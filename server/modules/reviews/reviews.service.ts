@@ -45,6 +45,7 @@ import {
   zodIssues,
 } from '../../lib/errors.js';
 import type { FileStorage } from '../../lib/files/storage.js';
+import { buildZip } from '../../lib/files/zip.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { MailOutbox } from '../../lib/mail/outbox.js';
 import type { PhaseIds } from '../../lib/route-params.js';
@@ -65,7 +66,6 @@ import {
   scoreAnswer,
   settleUnhandedItems,
 } from '../results/index.js';
-import { buildZip } from '../uploads/index.js';
 import { anonymousCode, conflictsOf, pickReviewers } from './assign.js';
 import * as repo from './reviews.repo.js';
 import {

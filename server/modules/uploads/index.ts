@@ -2,8 +2,7 @@
 
 export { uploadsPersonalData } from './personal-data.js';
 export { testStudentsService } from './test-students.service.js';
-// What the marking screens reuse: answer pages as a zip, and how a file is handed out.
+// What the marking screens reuse: how a file is handed out.
 export { bytesSchema, contentDisposition } from './uploads.http.js';
 export { uploadsRoutes } from './uploads.routes.js';
 export { type UploadsService, uploadsService } from './uploads.service.js';
-export { buildZip } from './zip.js';
