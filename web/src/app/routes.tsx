@@ -1,3 +1,4 @@
+import { Stack } from '@mui/material';
 import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/LoadingScreen.js';
@@ -23,6 +24,12 @@ import {
   QuestionReviewersPage,
   QuestionsPage,
 } from '../features/questions/index.js';
+import {
+  MyRankings,
+  PublishedRankingPage,
+  RankingPage,
+  RulesPage,
+} from '../features/rankings/index.js';
 import { TestPaperPage, TestsPage } from '../features/tests/index.js';
 import { StudentAnswersPage, TestStudentsPage } from '../features/uploads/index.js';
 import { ProfilePage, StudentsPage, TeachersPage } from '../features/users/index.js';
@@ -80,6 +87,8 @@ export const router = createBrowserRouter([
         element: guarded(STAFF, <StudentAnswersPage />),
       },
       { path: `${phase}/questions`, element: guarded(STAFF, <QuestionsPage />) },
+      { path: `${phase}/clasament`, element: guarded(STAFF, <RankingPage />) },
+      { path: `${phase}/reguli`, element: guarded(STAFF, <RulesPage />) },
       {
         path: `${phase}/questions/:questionId/mediator`,
         element: guarded(STAFF, <QuestionMediatorPage />),
@@ -88,7 +97,21 @@ export const router = createBrowserRouter([
         path: `${phase}/questions/:questionId/corectori`,
         element: guarded(STAFF, <QuestionReviewersPage />),
       },
-      { path: 'tests', element: guarded(STUDENT, <MyTestsPage />) },
+      {
+        path: 'tests',
+        element: guarded(
+          STUDENT,
+          // SPEC.md §2: My tests, with the student's ranks (and, once closed, diplomas).
+          <Stack spacing={4}>
+            <MyTestsPage />
+            <MyRankings />
+          </Stack>,
+        ),
+      },
+      {
+        path: 'tests/clasament/:examId/:editionId/:phaseId',
+        element: guarded(STUDENT, <PublishedRankingPage />),
+      },
       { path: 'teste/:testId/rezultat', element: soon(STUDENT, 'pages.testResult') },
       { path: 'test/inscriere', element: guarded(STUDENT, <SignUpPage />) },
       {

@@ -1,8 +1,10 @@
 import Assignment from '@mui/icons-material/Assignment';
 import Edit from '@mui/icons-material/Edit';
 import EmojiEvents from '@mui/icons-material/EmojiEvents';
+import Leaderboard from '@mui/icons-material/Leaderboard';
 import Lock from '@mui/icons-material/Lock';
 import Quiz from '@mui/icons-material/Quiz';
+import Rule from '@mui/icons-material/Rule';
 import { Box, Button, FormControlLabel, Paper, Stack, Switch, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -99,6 +101,24 @@ function PhaseDetail({ exam, edition, phase }: { exam: Exam; edition: Edition; p
               startIcon={<Assignment />}
             >
               {t('phaseContent.tests')}
+            </Button>
+          )}
+          <Button
+            component={Link}
+            to={`/examene/${exam._id}/editii/${edition._id}/phases/${phase._id}/clasament`}
+            variant="outlined"
+            startIcon={<Leaderboard />}
+          >
+            {t('exams.phases.ranking')}
+          </Button>
+          {canSetResults(exam) && (
+            <Button
+              component={Link}
+              to={`/examene/${exam._id}/editii/${edition._id}/phases/${phase._id}/reguli`}
+              variant="outlined"
+              startIcon={<Rule />}
+            >
+              {t('exams.phases.rules')}
             </Button>
           )}
           {canSetResults(exam) && (

@@ -1,0 +1,232 @@
+import Download from '@mui/icons-material/Download';
+import Rule from '@mui/icons-material/Rule';
+import {
+  Alert,
+  Box,
+  Button,
+  FormControlLabel,
+  Grid,
+  Paper,
+  Stack,
+  Switch,
+  Typography,
+} from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import type { County } from '../../../../shared/constants.js';
+import { RANKING_CSV_NAME, type RankingRow } from '../../../../shared/schemas/rankings.js';
+import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
+import { SearchBox } from '../../components/list/SearchBox.js';
+import { studentColumns } from '../../components/list/student-columns.js';
+import { usePagedList } from '../../components/list/use-paged-list.js';
+import { andWhere, equalsWhere, nameSearchWhere } from '../../components/list/where.js';
+import { type PhaseContext, usePhaseContext } from '../../components/phase/get-phase-context.js';
+import { PhaseCrumbs } from '../../components/phase/PhaseCrumbs.js';
+import { PhasePageState } from '../../components/phase/PhasePageState.js';
+import { CountySelect } from '../../components/pickers/CountySelect.js';
+import { GradeSelect } from '../../components/pickers/GradeSelect.js';
+import { saveBlob } from '../../lib/download.js';
+import { useSnackbar } from '../../lib/snackbar.js';
+import { useDownloadRanking } from './api/download-ranking.js';
+import { useRanking, useRankingCount, useRankingSummary } from './api/get-ranking.js';
+import { DecisionChip, PrizeChip } from './components/RankingChips.js';
+import { RankingState } from './components/RankingState.js';
+import { formatPoints, rowName } from './format.js';
+import { phasePagePath, rulesPagePath } from './paths.js';
+
+/** SPEC.md §3 ranking filter: searchText, studentCounty, studentGrade, onlyActive. */
+type Filters = {
+  searchText: string;
+  studentCounty: County | '';
+  studentGrade: number | '';
+  onlyActive: boolean;
+};
+
+/** Search on the folded names: "stefan" finds "Ștefan". */
+const NAME_FIELDS = ['familyNameNormalized', 'givenNameNormalized'];
+
+/** `studentGrade: ''` asks for every grade; left out, the server keeps the exam's first. */
+const toWhere = (f: Filters) =>
+  andWhere(
+    nameSearchWhere(f.searchText.toLowerCase(), NAME_FIELDS),
+    equalsWhere('studentCounty', f.studentCounty),
+    { studentGrade: f.studentGrade },
+    f.onlyActive ? { active: true } : undefined,
+  );
+
+const PAGE_SIZES = [10, 25, 50, 100];
+
+/** …/phases/{phaseId}/clasament: the phase's ranking for its commission and coordinators. */
+export function RankingPage() {
+  const { examId = '', editionId = '', phaseId = '' } = useParams();
+  const ids = { examId, editionId, phaseId };
+  const context = usePhaseContext(ids);
+  if (!context.data) return <PhasePageState error={context.error} back={phasePagePath(ids)} />;
+  return <PhaseRanking {...context.data} />;
+}
+
+function PhaseRanking({ exam, edition, phase }: PhaseContext) {
+  const { t, i18n } = useTranslation();
+  const { notify } = useSnackbar();
+  const ids = { examId: exam._id, editionId: edition._id, phaseId: phase._id };
+  const list = usePagedList<Filters>({
+    // SPEC.md §3: the ranking list starts sorted by given name; the rank column re-sorts it.
+    defaultOrder: { field: 'givenName', direction: 'asc' },
+    // SPEC.md §5: the grade filter starts on the exam's first grade.
+    initialFilters: {
+      searchText: '',
+      studentCounty: '',
+      studentGrade: exam.grades[0] ?? '',
+      onlyActive: false,
+    },
+    toWhere,
+  });
+  const rows = useRanking(ids, list.filter);
+  const count = useRankingCount(ids, list.where);
+  const summary = useRankingSummary(ids);
+  const download = useDownloadRanking(ids);
+  const isCoordinator = exam.myRole === 'coordinator';
+  const setsRules =
+    exam.myRole === 'admin' || exam.myRole === 'examAdmin' || exam.myRole === 'staff';
+
+  const handleDownload = async () => {
+    try {
+      const blob = await download.mutateAsync({ order: list.filter.order, where: list.where });
+      saveBlob(blob, RANKING_CSV_NAME);
+    } catch {
+      notify('rankings.downloadFailed', 'error');
+    }
+  };
+
+  const columns: Column<RankingRow>[] = [
+    {
+      id: 'rank',
+      label: t('rankings.columns.rank'),
+      sortField: 'rank',
+      align: 'right',
+      noWrap: true,
+      render: (r) => (
+        <Box component="span" sx={{ fontWeight: 600 }}>
+          {r.rank}
+        </Box>
+      ),
+    },
+    ...studentColumns<RankingRow>(t, ['familyName', 'givenName', 'grade', 'county', 'school'], {
+      schoolWidth: 160,
+    }),
+    {
+      id: 'total',
+      label: t('rankings.columns.total'),
+      sortField: 'total',
+      align: 'right',
+      noWrap: true,
+      render: (r) => formatPoints(r.total, i18n.language),
+    },
+    {
+      id: 'status',
+      label: t('rankings.columns.status'),
+      render: (r) => <DecisionChip status={r.status} />,
+    },
+    {
+      id: 'prize',
+      label: t('rankings.columns.prize'),
+      noWrap: true,
+      render: (r) => <PrizeChip prize={r.prize} />,
+    },
+  ];
+
+  return (
+    <Stack spacing={2}>
+      <Box>
+        <PhaseCrumbs exam={exam} edition={edition} phase={phase} current={t('rankings.title')} />
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+          <Typography variant="h5" component="h1" sx={{ flex: 1, minWidth: 200 }}>
+            {t('rankings.title')}
+            {count.data !== undefined && (
+              <Typography component="span" color="text.secondary" sx={{ ml: 1 }}>
+                ({t('rankings.count', { count: count.data })})
+              </Typography>
+            )}
+          </Typography>
+          {setsRules && (
+            <Button
+              component={Link}
+              to={rulesPagePath(ids)}
+              variant="outlined"
+              startIcon={<Rule />}
+            >
+              {t('rankings.rules.link')}
+            </Button>
+          )}
+          <Button
+            variant="contained"
+            startIcon={<Download />}
+            disabled={download.isPending || count.data === 0}
+            onClick={() => void handleDownload()}
+          >
+            {t('rankings.download')}
+          </Button>
+        </Box>
+      </Box>
+      {summary.data && <RankingState {...summary.data} />}
+      {isCoordinator && <Alert severity="info">{t('rankings.coordinatorNote')}</Alert>}
+      <Paper sx={{ p: 2 }} component="section" aria-label={t('rankings.filters')}>
+        <Grid container spacing={2} sx={{ alignItems: 'center' }}>
+          <Grid size={{ xs: 12, lg: 5 }}>
+            <SearchBox
+              fullWidth
+              label={t('rankings.search')}
+              placeholder={t('rankings.searchPlaceholder')}
+              value={list.filters.searchText}
+              onChange={(v) => list.setFilter('searchText', v)}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
+            <CountySelect
+              fullWidth
+              size="small"
+              withAll
+              label={t('fields.county')}
+              value={list.filters.studentCounty}
+              onChange={(v) => list.setFilter('studentCounty', v)}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
+            <GradeSelect
+              fullWidth
+              size="small"
+              withAll
+              grades={exam.grades}
+              label={t('fields.grade')}
+              value={list.filters.studentGrade}
+              onChange={(v) => list.setFilter('studentGrade', v)}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4, lg: 3 }}>
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={list.filters.onlyActive}
+                  onChange={(e) => list.setFilter('onlyActive', e.target.checked)}
+                />
+              }
+              label={t('rankings.onlyActive')}
+            />
+          </Grid>
+        </Grid>
+      </Paper>
+      <Paper sx={{ p: { xs: 1, sm: 2 } }}>
+        <PagedTable
+          label={t('rankings.title')}
+          columns={columns}
+          {...pagedTableState(list, rows, count)}
+          rowsPerPageOptions={PAGE_SIZES}
+          onPageSizeChange={list.setPageSize}
+          rowKey={(r) => r._id}
+          rowLabel={rowName}
+          emptyText={t('rankings.empty')}
+        />
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,308 @@
+import PlayArrow from '@mui/icons-material/PlayArrow';
+import Save from '@mui/icons-material/Save';
+import TaskAlt from '@mui/icons-material/TaskAlt';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Grid,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import {
+  type PhaseRules,
+  RULE_PRESET_IDS,
+  RULE_PRESETS,
+  type RulesDryRun,
+} from '../../../../shared/schemas/rankings.js';
+import { ApiError } from '../../api/client.js';
+import { ConfirmDialog } from '../../components/list/ConfirmDialog.js';
+import { type PhaseContext, usePhaseContext } from '../../components/phase/get-phase-context.js';
+import { PhaseCrumbs } from '../../components/phase/PhaseCrumbs.js';
+import { PhasePageState } from '../../components/phase/PhasePageState.js';
+import { useSnackbar } from '../../lib/snackbar.js';
+import { useApplyRules, useDryRun, useRules, useSaveRules } from './api/rules.js';
+import { ClosePhaseCard } from './components/ClosePhaseCard.js';
+import { DryRunView } from './components/DryRunView.js';
+import { RankingState } from './components/RankingState.js';
+import { RulesEditor } from './components/RulesEditor.js';
+import { refusal, refusalText } from './errors.js';
+import { phasePagePath, rankingPagePath } from './paths.js';
+import {
+  type DraftErrors,
+  draftToRules,
+  presetRules,
+  type RulesDraft,
+  rulesToDraft,
+  sameRules,
+} from './rules-form.js';
+
+/** …/phases/{phaseId}/reguli: who goes on and who wins, as rules; dry run, apply, close. */
+export function RulesPage() {
+  const { examId = '', editionId = '', phaseId = '' } = useParams();
+  const ids = { examId, editionId, phaseId };
+  const context = usePhaseContext(ids);
+  const rules = useRules(ids);
+  if (!context.data || !rules.data) {
+    return (
+      <PhasePageState
+        error={context.error ?? rules.error}
+        back={phasePagePath(ids)}
+        forbiddenKey="rankings.rules.forbidden"
+      />
+    );
+  }
+  return <RulesWorkspace {...context.data} stored={rules.data} />;
+}
+
+function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { stored: PhaseRules }) {
+  const { t } = useTranslation();
+  const { notify } = useSnackbar();
+  const ids = { examId: exam._id, editionId: edition._id, phaseId: phase._id };
+  const [draft, setDraft] = useState<RulesDraft>(() => rulesToDraft(stored));
+  const [errors, setErrors] = useState<DraftErrors>({});
+  const [run, setRun] = useState<RulesDryRun | null>(null);
+  const [applying, setApplying] = useState(false);
+  const save = useSaveRules(ids);
+  const dryRun = useDryRun(ids);
+  const apply = useApplyRules(ids);
+  const isClosed = phase.state === 'closed';
+  const mayClose = exam.myRole === 'admin' || exam.myRole === 'examAdmin';
+
+  const checked = draftToRules(draft);
+  const isDirty = checked.rules === null || !sameRules(checked.rules, stored);
+
+  const change = (patch: Partial<RulesDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setErrors({});
+  };
+
+  /** The form's rules, or null with the errors shown on their fields. */
+  const formRules = () => {
+    const result = draftToRules(draft);
+    setErrors(result.errors ?? {});
+    if (!result.rules) notify('rankings.rules.fixFields', 'error');
+    return result.rules;
+  };
+
+  const runDry = async (rules: PhaseRules | undefined) => {
+    try {
+      setRun(await dryRun.mutateAsync(rules));
+    } catch (e) {
+      setRun(null);
+      const r = refusal(e, t);
+      notify(r.key, 'error', r.values);
+    }
+  };
+
+  const handleSave = async () => {
+    const rules = formRules();
+    if (!rules) return;
+    try {
+      const saved = await save.mutateAsync(rules);
+      setDraft(rulesToDraft(saved));
+      notify('rankings.rules.saved', 'success');
+      await runDry(undefined);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'PHASE_CLOSED') {
+        notify('rankings.refusals.closedRules', 'error');
+      } else {
+        const r = refusal(e, t);
+        notify(r.key, 'error', r.values);
+      }
+    }
+  };
+
+  const handleDryRun = () => {
+    const rules = formRules();
+    if (rules) void runDry(isDirty ? rules : undefined);
+  };
+
+  const handleApply = async () => {
+    if (!run) return;
+    try {
+      const result = await apply.mutateAsync(run.fingerprint);
+      setApplying(false);
+      notify('rankings.apply.done', 'success', {
+        changed: result.changed,
+        admitted: result.admitted,
+        rejected: result.rejected,
+        prizes: result.prizesSet,
+      });
+      await runDry(undefined);
+    } catch {
+      // The dialog says why, and offers a new dry run when the outcome moved.
+    }
+  };
+
+  const rerun = async () => {
+    setApplying(false);
+    await runDry(undefined);
+  };
+
+  const applyBlock = run && applyReason(run, isDirty);
+
+  return (
+    <Stack spacing={2}>
+      <Box>
+        <PhaseCrumbs
+          exam={exam}
+          edition={edition}
+          phase={phase}
+          trail={[{ label: t('rankings.title'), to: rankingPagePath(ids) }]}
+          current={t('rankings.rules.title')}
+        />
+        <Typography variant="h5" component="h1">
+          {t('rankings.rules.title')}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+          {t('rankings.rules.intro')}
+        </Typography>
+      </Box>
+      {isClosed && <Alert severity="info">{t('rankings.rules.closedNote')}</Alert>}
+
+      {!isClosed && (
+        <Box component="section" aria-label={t('rankings.presets.title')}>
+          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+            {t('rankings.presets.title')}
+          </Typography>
+          <Grid container spacing={2}>
+            {RULE_PRESET_IDS.map((id) => (
+              <Grid key={id} size={{ xs: 12, md: 6 }}>
+                <Card
+                  variant="outlined"
+                  sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+                >
+                  <CardContent sx={{ flex: 1 }}>
+                    <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+                      {t(`rankings.presets.${id}.name`)}
+                    </Typography>
+                    <Typography variant="body2" color="text.secondary">
+                      {t(`rankings.presets.${id}.text`)}
+                    </Typography>
+                  </CardContent>
+                  <CardActions sx={{ px: 2, pb: 2 }}>
+                    <Button
+                      variant="outlined"
+                      size="small"
+                      onClick={() => {
+                        setDraft(rulesToDraft(presetRules(RULE_PRESETS[id], draft)));
+                        setErrors({});
+                        notify('rankings.presets.loaded', 'info');
+                      }}
+                    >
+                      {t('rankings.presets.use')}
+                    </Button>
+                  </CardActions>
+                </Card>
+              </Grid>
+            ))}
+          </Grid>
+        </Box>
+      )}
+
+      <RulesEditor draft={draft} errors={errors} onChange={change} locked={isClosed} />
+
+      <Box
+        sx={{
+          display: 'flex',
+          gap: 2,
+          flexWrap: 'wrap',
+          alignItems: 'center',
+          position: 'sticky',
+          bottom: 0,
+          py: 1.5,
+          zIndex: 2,
+          bgcolor: 'background.default',
+        }}
+      >
+        <Button
+          variant="contained"
+          startIcon={<Save />}
+          disabled={!isDirty || save.isPending}
+          onClick={() => void handleSave()}
+        >
+          {t('rankings.rules.save')}
+        </Button>
+        <Button
+          variant="outlined"
+          startIcon={<PlayArrow />}
+          disabled={dryRun.isPending}
+          onClick={handleDryRun}
+        >
+          {t('rankings.dryRun.run')}
+        </Button>
+        <Typography variant="body2" color="text.secondary">
+          {isDirty ? t('rankings.rules.unsaved') : t('rankings.rules.savedState')}
+        </Typography>
+      </Box>
+
+      {run && (
+        <>
+          <RankingState
+            scoreState={run.scoreState}
+            phaseState={run.phaseState}
+            awaitingItems={run.awaitingItems}
+            runningAttempts={run.runningAttempts}
+            appealEndDate={phase.appealEndDate}
+          />
+          <DryRunView run={run} />
+          <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+            <Button
+              variant="contained"
+              color="success"
+              startIcon={<TaskAlt />}
+              disabled={applyBlock !== null}
+              onClick={() => {
+                apply.reset();
+                setApplying(true);
+              }}
+            >
+              {t('rankings.apply.button')}
+            </Button>
+            {applyBlock && (
+              <Typography variant="body2" color="text.secondary" data-testid="apply-blocked">
+                {t(applyBlock)}
+              </Typography>
+            )}
+          </Box>
+          <ConfirmDialog
+            open={applying}
+            title={t('rankings.apply.confirmTitle')}
+            message={t('rankings.apply.confirmMessage', { count: run.changeCount })}
+            confirmLabel={t('rankings.apply.button')}
+            busy={apply.isPending}
+            error={apply.error ? refusalText(apply.error, t) : undefined}
+            extraActions={
+              apply.error instanceof ApiError && apply.error.code === 'RULES_OUTCOME_CHANGED' ? (
+                <Button onClick={() => void rerun()}>{t('rankings.dryRun.again')}</Button>
+              ) : undefined
+            }
+            onConfirm={() => void handleApply()}
+            onClose={() => setApplying(false)}
+          />
+        </>
+      )}
+
+      {mayClose && <ClosePhaseCard ids={ids} phase={phase} />}
+    </Stack>
+  );
+}
+
+/** Why the dry run cannot be applied now (a translation key), or null when it can. */
+function applyReason(run: RulesDryRun, isDirty: boolean): string | null {
+  if (run.phaseState === 'closed') return 'rankings.apply.closed';
+  if (!run.isStoredRules || isDirty) return 'rankings.apply.unsaved';
+  if (run.rules.qualification === null && run.rules.awards === null)
+    return 'rankings.apply.noRules';
+  if (run.awaitingItems > 0 || run.runningAttempts > 0) return 'rankings.apply.incomplete';
+  if (!run.canApply) return 'rankings.apply.cannot';
+  if (run.changeCount === 0) return 'rankings.apply.nothing';
+  return null;
+}

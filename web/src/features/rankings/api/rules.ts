@@ -1,0 +1,74 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PhaseCloseResult } from '../../../../../shared/schemas/exams.js';
+import type {
+  PhaseRules,
+  RulesApplyResult,
+  RulesDryRun,
+} from '../../../../../shared/schemas/rankings.js';
+import { api } from '../../../api/client.js';
+import { type PhaseIds, phasePath } from '../../../components/phase/get-phase-context.js';
+import { rankingPhaseKey, rankingPhasePath, rulesKey } from './keys.js';
+
+/** GET …/rules: the phase's ranking and rule settings (the defaults until someone sets them). */
+export const useRules = (ids: PhaseIds) =>
+  useQuery({
+    queryKey: rulesKey(ids),
+    queryFn: () => api<PhaseRules>(`${rankingPhasePath(ids)}/rules`),
+  });
+
+/** PUT …/rules: stores them (a closed phase changes only `publication`). */
+export function useSaveRules(ids: PhaseIds) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (rules: PhaseRules) =>
+      api<PhaseRules>(`${rankingPhasePath(ids)}/rules`, { method: 'PUT', body: rules }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(rulesKey(ids), saved);
+      // A new tie-break moves ranks; a new publication changes what students see.
+      void queryClient.invalidateQueries({ queryKey: [...rankingPhaseKey(ids), 'ranking'] });
+    },
+  });
+}
+
+/** POST …/rules/dry-run: what the given (or stored) rules would do; changes nothing. */
+export const useDryRun = (ids: PhaseIds) =>
+  useMutation({
+    mutationFn: (rules: PhaseRules | undefined) =>
+      api<RulesDryRun>(`${rankingPhasePath(ids)}/rules/dry-run`, {
+        method: 'POST',
+        body: rules ? { rules } : {},
+      }),
+  });
+
+/** POST …/rules/apply with the dry run's fingerprint: writes the decisions and prizes. */
+export function useApplyRules(ids: PhaseIds) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (fingerprint: string) =>
+      api<RulesApplyResult>(`${rankingPhasePath(ids)}/rules/apply`, {
+        method: 'POST',
+        body: { fingerprint },
+      }),
+    // The phase's student list and ranking now show other decisions and prizes.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: rankingPhaseKey(ids) }),
+  });
+}
+
+/**
+ * PUT /exam-mgmt/…/phases/{phaseId}/finish: closes the phase. With `{lastPhase: true}` (the
+ * edition's last phase) its results and prizes become final; refused while anyone is admitted.
+ */
+export function useCloseLastPhase(ids: PhaseIds, lastPhase: boolean) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api<PhaseCloseResult>(`${phasePath(ids)}/finish`, {
+        method: 'PUT',
+        body: lastPhase ? { lastPhase: true } : {},
+      }),
+    onSettled: () =>
+      queryClient.invalidateQueries({
+        queryKey: ['exams', 'exam', ids.examId, 'edition', ids.editionId],
+      }),
+  });
+}
