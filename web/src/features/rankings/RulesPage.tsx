@@ -58,6 +58,16 @@ export function RulesPage() {
       />
     );
   }
+  // Coordinators may read the rules, but only the commission and the managers set them.
+  if (!canSetRules(context.data.exam)) {
+    return (
+      <PhasePageState
+        error={new ApiError(403, 'OPERATION_NOT_PERMITTED', '')}
+        back={rankingPagePath(ids)}
+        forbiddenKey="rankings.rules.forbidden"
+      />
+    );
+  }
   return <RulesWorkspace {...context.data} stored={rules.data} />;
 }
 
@@ -209,19 +219,7 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
 
       <RulesEditor draft={draft} errors={errors} onChange={change} locked={isClosed} />
 
-      <Box
-        sx={{
-          display: 'flex',
-          gap: 2,
-          flexWrap: 'wrap',
-          alignItems: 'center',
-          position: 'sticky',
-          bottom: 0,
-          py: 1.5,
-          zIndex: 2,
-          bgcolor: 'background.default',
-        }}
-      >
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
         <Button
           variant="contained"
           startIcon={<Save />}
@@ -294,6 +292,9 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
     </Stack>
   );
 }
+
+const canSetRules = (exam: PhaseContext['exam']) =>
+  exam.myRole === 'admin' || exam.myRole === 'examAdmin' || exam.myRole === 'staff';
 
 /** Why the dry run cannot be applied now (a translation key), or null when it can. */
 function applyReason(run: RulesDryRun, isDirty: boolean): string | null {

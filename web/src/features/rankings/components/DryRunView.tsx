@@ -123,20 +123,22 @@ export function DryRunView({ run }: { run: RulesDryRun }) {
   const hasQualification = run.rules.qualification !== null;
   const hasAwards = run.rules.awards !== null;
   const people = personColumns<RuleOutcomeRow>(t, lang);
+  const statusColumn: Col<RuleChange> = {
+    label: t('rankings.columns.status'),
+    render: (c) =>
+      c.statusBefore === c.statusAfter ? (
+        <DecisionChip status={c.statusAfter} />
+      ) : (
+        <Change
+          before={<DecisionChip status={c.statusBefore} />}
+          after={<DecisionChip status={c.statusAfter} />}
+        />
+      ),
+  };
   const changeColumns: Col<RuleChange>[] = [
     ...personColumns<RuleChange>(t, lang),
-    {
-      label: t('rankings.columns.status'),
-      render: (c) =>
-        c.statusBefore === c.statusAfter ? (
-          <DecisionChip status={c.statusAfter} />
-        ) : (
-          <Change
-            before={<DecisionChip status={c.statusBefore} />}
-            after={<DecisionChip status={c.statusAfter} />}
-          />
-        ),
-    },
+    // Without qualification the rules leave decisions as they are.
+    ...(hasQualification ? [statusColumn] : []),
     {
       label: t('rankings.columns.prize'),
       render: (c) =>
@@ -239,7 +241,6 @@ export function DryRunView({ run }: { run: RulesDryRun }) {
         value={tab}
         onChange={(_, v) => setTab(v)}
         variant="scrollable"
-        allowScrollButtonsMobile
         aria-label={t('rankings.dryRun.lists')}
       >
         <Tab value="changes" label={t('rankings.dryRun.changes', { count: run.changeCount })} />
