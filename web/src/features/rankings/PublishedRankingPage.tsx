@@ -7,7 +7,9 @@ import {
   Link,
   Paper,
   Stack,
+  type Theme,
   Typography,
+  useMediaQuery,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -62,6 +64,7 @@ function Published({ own }: { own: MyRanking }) {
     pageSize: 25,
   });
   const rows = useRanking(ids, list.filter);
+  const isNarrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const count = useRankingCount(ids, list.where);
   const mode = own.publication;
   const who: Column<RankingRow> =
@@ -110,7 +113,7 @@ function Published({ own }: { own: MyRanking }) {
       id: 'prize',
       label: t('rankings.columns.prize'),
       noWrap: true,
-      render: (r) => <PrizeChip prize={r.prize} />,
+      render: (r) => <PrizeChip prize={r.prize} short={isNarrow} />,
     },
   ];
   return (

@@ -5,8 +5,8 @@ import type { Prize } from '../../../../../shared/schemas/rankings.js';
 
 const PRIZE_COLOR = { first: 'warning', second: 'info', third: 'secondary', mention: 'default' };
 
-/** Premiul I, II, III or Mențiune; nothing without a prize. */
-export function PrizeChip({ prize }: { prize: Prize | null | undefined }) {
+/** Premiul I, II, III or Mențiune (`short`: P. I … for narrow screens); nothing without one. */
+export function PrizeChip({ prize, short }: { prize: Prize | null | undefined; short?: boolean }) {
   const { t } = useTranslation();
   if (!prize) return null;
   return (
@@ -14,7 +14,8 @@ export function PrizeChip({ prize }: { prize: Prize | null | undefined }) {
       size="small"
       variant={prize === 'mention' ? 'outlined' : 'filled'}
       color={PRIZE_COLOR[prize] as 'warning' | 'info' | 'secondary' | 'default'}
-      label={t(`rankings.prizes.${prize}`)}
+      label={t(`rankings.${short ? 'prizesShort' : 'prizes'}.${prize}`)}
+      aria-label={t(`rankings.prizes.${prize}`)}
     />
   );
 }
