@@ -18,9 +18,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { MyRanking } from '../../../../shared/schemas/rankings.js';
 import type { ResultState } from '../../../../shared/schemas/results.js';
+import { formatTotal } from '../../lib/scores.js';
 import { useMyRankings } from './api/get-my-rankings.js';
 import { DecisionChip, PrizeChip } from './components/RankingChips.js';
-import { formatPoints } from './format.js';
 import { publishedRankingPath } from './paths.js';
 
 const STATE_COLOR: Record<ResultState, ChipProps['color']> = {
@@ -115,7 +115,7 @@ function RankCard({ ranking: r, diploma }: { ranking: MyRanking; diploma: ReactN
         <Typography color="text.secondary">
           {[
             r.grade === null ? null : t(`grades.${r.grade}`),
-            t('rankings.mine.total', { total: formatPoints(r.total, i18n.language) }),
+            t('rankings.mine.total', { total: formatTotal(r.total, i18n.language) }),
           ]
             .filter(Boolean)
             .join(' · ')}

@@ -17,10 +17,11 @@ import type { MyRanking, RankingRow } from '../../../../shared/schemas/rankings.
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { usePagedList } from '../../components/list/use-paged-list.js';
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
+import { formatTotal } from '../../lib/scores.js';
 import { useMyRankings } from './api/get-my-rankings.js';
 import { useRanking, useRankingCount } from './api/get-ranking.js';
 import { PrizeChip } from './components/RankingChips.js';
-import { formatPoints, rowName } from './format.js';
+import { rowName } from './format.js';
 
 type Filters = { grade: number | null };
 const toWhere = (f: Filters) => ({ studentGrade: f.grade ?? '' });
@@ -107,7 +108,7 @@ function Published({ own }: { own: MyRanking }) {
       sortField: 'total',
       align: 'right',
       noWrap: true,
-      render: (r) => formatPoints(r.total, i18n.language),
+      render: (r) => formatTotal(r.total, i18n.language),
     },
     {
       id: 'prize',

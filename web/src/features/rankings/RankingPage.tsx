@@ -26,12 +26,13 @@ import { PhasePageState } from '../../components/phase/PhasePageState.js';
 import { CountySelect } from '../../components/pickers/CountySelect.js';
 import { GradeSelect } from '../../components/pickers/GradeSelect.js';
 import { saveBlob } from '../../lib/download.js';
+import { formatTotal } from '../../lib/scores.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useDownloadRanking } from './api/download-ranking.js';
 import { useRanking, useRankingCount, useRankingSummary } from './api/get-ranking.js';
 import { DecisionChip, PrizeChip } from './components/RankingChips.js';
 import { RankingState } from './components/RankingState.js';
-import { formatPoints, rowName } from './format.js';
+import { rowName } from './format.js';
 import { phasePagePath, rulesPagePath } from './paths.js';
 
 /** SPEC.md §3 ranking filter: searchText, studentCounty, studentGrade, onlyActive. */
@@ -120,7 +121,7 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
       sortField: 'total',
       align: 'right',
       noWrap: true,
-      render: (r) => formatPoints(r.total, i18n.language),
+      render: (r) => formatTotal(r.total, i18n.language),
     },
     {
       id: 'status',

@@ -1,12 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Prize } from '../../../../shared/schemas/rankings.js';
 
-/** Points in the interface language ("25,5"), a dash when there are none. */
-export const formatPoints = (value: number | null | undefined, language: string) =>
-  value === null || value === undefined
-    ? '—'
-    : new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(value);
-
 /** A date and time in the interface language. */
 export const formatDateTime = (iso: string, language: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(

@@ -21,7 +21,8 @@ import type {
   RuleOutcomeRow,
   RulesDryRun,
 } from '../../../../../shared/schemas/rankings.js';
-import { formatPoints, rowName } from '../format.js';
+import { formatTotal } from '../../../lib/scores.js';
+import { rowName } from '../format.js';
 import { DecisionChip, PrizeChip } from './RankingChips.js';
 
 const PAGE = 25;
@@ -97,7 +98,7 @@ function personColumns<T extends Person & { rank: number | null; total: number |
     {
       label: t('rankings.columns.total'),
       align: 'right',
-      render: (r) => formatPoints(r.total, language),
+      render: (r) => formatTotal(r.total, language),
     },
   ];
 }
@@ -218,7 +219,7 @@ export function DryRunView({ run }: { run: RulesDryRun }) {
                     <TableCell align="right" sx={{ fontWeight: 600 }}>
                       {g.admitted}
                     </TableCell>
-                    <TableCell align="right">{formatPoints(g.cutTotal, lang)}</TableCell>
+                    <TableCell align="right">{formatTotal(g.cutTotal, lang)}</TableCell>
                   </>
                 )}
                 {hasAwards &&
