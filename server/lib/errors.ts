@@ -110,6 +110,9 @@ const body = (
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     if (error instanceof AppError) {
+      // A refusal of ours is the caller's business; a 5xx (storage or Chromium unavailable)
+      // is the operator's, and is logged with why.
+      if (error.statusCode >= 500) request.log.error({ err: error }, error.code);
       return reply
         .status(error.statusCode)
         .send(body(error.statusCode, error.code, error.message, error.details));

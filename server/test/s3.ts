@@ -9,14 +9,17 @@ import S3rver from '@20minutes/s3rver';
  */
 export async function startS3(bucket = 'podium', port = 0) {
   const directory = await mkdtemp(path.join(tmpdir(), 'podium-s3-'));
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port,
-    directory,
-    silent: true,
-    configureBuckets: [{ name: bucket }],
-  });
-  const address = await server.run();
+  const serve = async (on: number) => {
+    const server = new S3rver({
+      address: '127.0.0.1',
+      port: on,
+      directory,
+      silent: true,
+      configureBuckets: [{ name: bucket }],
+    });
+    return { server, address: await server.run() };
+  };
+  let { server, address } = await serve(port);
   const endpoint = `http://127.0.0.1:${address.port}`;
   let running = true;
   return {
@@ -34,6 +37,12 @@ export async function startS3(bucket = 'podium', port = 0) {
     async stop() {
       if (running) await server.close();
       running = false;
+    },
+    /** Answers again on the same port, with the files it had (the storage is back). */
+    async restart() {
+      if (running) return;
+      ({ server, address } = await serve(address.port));
+      running = true;
     },
     async close() {
       await this.stop();

@@ -186,11 +186,9 @@ function createS3Storage(s3: S3Settings, bucket: string, timeoutSeconds: number)
     responseChecksumValidation: 'WHEN_REQUIRED',
     // The SDK waits for ever on a storage that accepts connections and says nothing: connect
     // and each silence are bounded, and one retry at most, so a request fails in seconds.
-    requestHandler: new NodeHttpHandler({
-      connectionTimeout: ms,
-      requestTimeout: ms,
-      socketTimeout: ms,
-    }),
+    // (Its requestTimeout would only print a warning to the console: the silence is what
+    // socketTimeout bounds, the whole call the deadline below.)
+    requestHandler: new NodeHttpHandler({ connectionTimeout: ms, socketTimeout: ms }),
     maxAttempts: 2,
   });
   // A whole call (both attempts, a slow trickle of bytes) is bounded too.

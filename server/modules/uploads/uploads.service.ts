@@ -224,11 +224,11 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
       }
 
       // Bytes first, outside the transaction: a row never points at nothing, and a failed
-      // transaction removes them again.
-      for (const file of kept) {
-        await storage.put(storageKey(file.id), file.upload.data, file.mime);
-      }
+      // transaction (or a storage that fails after the first pages) removes them again.
       try {
+        for (const file of kept) {
+          await storage.put(storageKey(file.id), file.upload.data, file.mime);
+        }
         return await db.transaction(async (tx) => {
           await assertPhaseStillOpen(tx, scope, receivedAt);
           // Removed from the phase meanwhile: no longer one of the test's students.
