@@ -3,7 +3,12 @@ import net from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { type OutboxMail, parseEml } from '../lib/mail/mailer.js';
 
-export type Received = Omit<OutboxMail, 'file'> & { rcpt: string[] };
+export type Received = Omit<OutboxMail, 'file'> & {
+  rcpt: string[];
+  /** Whether the message came over TLS (STARTTLS or SMTPS), and who had logged in. */
+  tls: boolean;
+  user: string | undefined;
+};
 
 export type TestSmtp = {
   port: number;
@@ -75,6 +80,8 @@ export async function startSmtp(options: Options = {}): Promise<TestSmtp> {
         received.push({
           ...parseEml(Buffer.concat(chunks)),
           rcpt: session.envelope.rcptTo.map((r) => r.address),
+          tls: session.secure,
+          user: typeof session.user === 'string' ? session.user : undefined,
         });
         callback();
       });

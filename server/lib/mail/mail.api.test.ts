@@ -210,7 +210,7 @@ describe('mail goes through the outbox and never holds a request', () => {
 
 describe('a mail server that accepts connections and stalls', () => {
   for (const greet of [false, true]) {
-    it(`${greet ? 'greets then' : 'never'} answers: the request is done at once, the worker gives up after the timeout`, async () => {
+    it(`${greet ? 'greets, then says nothing' : 'says nothing, not even a greeting'}: the request is done at once, the worker gives up after the timeout`, async () => {
       const stalled = await startStalledServer({ greet });
       servers.push(stalled);
       useSmtp(stalled.url);
@@ -219,7 +219,11 @@ describe('a mail server that accepts connections and stalls', () => {
       // The request never talked to the mail server.
       expect(stalled.connections).toBe(0);
 
+      const started = Date.now();
       await t.deliverMail();
+      // MAIL_TIMEOUT_SECONDS=1: about a second for the greeting; seconds, never nodemailer's
+      // ten minutes (with room for a busy machine).
+      expect(Date.now() - started).toBeLessThan(15_000);
       expect(stalled.connections).toBe(1);
       const [row] = await rowsTo(t, `stalled${greet ? 1 : 0}@example.ro`);
       expect(row).toMatchObject({ state: 'retrying', attempts: 1 });
@@ -233,9 +237,15 @@ describe('SMTP with STARTTLS and authentication, SMTPS, and refused recipients',
     const smtp = await startSmtp({ auth: { user: 'podium', pass: 'p@rolă:1' } });
     servers.push(smtp);
     useSmtp(smtp.url);
+    // smtp:// with a password: the session is upgraded by STARTTLS before AUTH (the server
+    // refuses AUTH in the clear).
+    expect(smtp.url).toMatch(/^smtp:\/\/podium:/);
     await signup(t, 'tls@example.ro');
     await t.deliverMail();
-    expect(smtp.received.map((m) => m.rcpt)).toEqual([['tls@example.ro']]);
+    expect(smtp.received.map((m) => [m.rcpt, m.tls, m.user])).toEqual([
+      [['tls@example.ro'], true, 'podium'],
+    ]);
+    expect(smtp.received[0]?.subject).toBe('Confirmă adresa de e-mail pentru Podium');
     expect((await rowsTo(t, 'tls@example.ro'))[0]?.state).toBe('sent');
   });
 
@@ -254,7 +264,9 @@ describe('SMTP with STARTTLS and authentication, SMTPS, and refused recipients',
     useSmtp(smtp.url);
     advance(30_000);
     await t.deliverMail();
-    expect(smtp.received.filter((m) => m.rcpt.includes('smtps@example.ro'))).toHaveLength(1);
+    expect(
+      smtp.received.filter((m) => m.rcpt.includes('smtps@example.ro')).map((m) => [m.tls, m.user]),
+    ).toEqual([[true, 'podium']]);
     expect((await rowsTo(t, 'smtps@example.ro'))[0]).toMatchObject({ state: 'sent', attempts: 2 });
   });
 
@@ -270,6 +282,45 @@ describe('SMTP with STARTTLS and authentication, SMTPS, and refused recipients',
       lastError: expect.stringMatching(/550/),
     });
   });
+});
+
+describe('a password reset while the mail server is down or stalled', () => {
+  const comparable = (r: Awaited<ReturnType<typeof forgot>>) => ({
+    status: r.statusCode,
+    body: r.body,
+    headers: Object.keys(r.headers)
+      .filter((h) => h !== 'date' && h !== 'x-request-id')
+      .sort()
+      .map((h) => [h, h === 'content-length' ? r.headers[h] : typeof r.headers[h]]),
+  });
+
+  for (const server of ['down', 'stalled'] as const) {
+    it(`answers a known and an unknown address alike, at once, while it is ${server}`, async () => {
+      const stalled = server === 'stalled' ? await startStalledServer({ greet: true }) : undefined;
+      if (stalled) servers.push(stalled);
+      useSmtp(stalled?.url ?? `smtp://127.0.0.1:${await freePort()}`);
+      const known = `cunoscut.${server}@example.ro`;
+      const unknown = `necunoscut.${server}@example.ro`;
+      await t.createUser({ email: known });
+
+      const answers = [];
+      for (const email of [known, unknown]) {
+        const started = Date.now();
+        const res = await forgot(t, email);
+        // Answered without waiting for the mail server (a stalled one never answers).
+        expect(Date.now() - started).toBeLessThan(5_000);
+        answers.push(comparable(res));
+      }
+      expect(answers[0]).toEqual(answers[1]);
+      expect(answers[0]?.status).toBe(200);
+      expect(stalled?.connections ?? 0).toBe(0);
+
+      // The worker then tries the known address only, and keeps it for a retry.
+      await t.deliverMail();
+      expect((await rowsTo(t, known)).map((r) => [r.state, r.attempts])).toEqual([['retrying', 1]]);
+      expect(await rowsTo(t, unknown)).toEqual([]);
+    });
+  }
 });
 
 describe('requests that anyone can make', () => {
