@@ -86,6 +86,22 @@ describe.skipIf(!hasChromium)('school sign-in in the browser', () => {
     }
   });
 
+  it('shows why when the provider does not vouch for the address (ro, en)', async () => {
+    for (const lang of ['ro', 'en'] as const) {
+      const page = await open(lang);
+      idp.willSignIn({ sub: `neverificat-${lang}`, email: 'ana@scoala.ro', email_verified: false });
+      const button = lang === 'ro' ? 'Intră cu Contul școlii' : 'Sign in with Contul școlii';
+      await page.getByRole('link', { name: button }).click();
+      const text =
+        lang === 'ro'
+          ? 'Contul școlii nu a trimis o adresă de e-mail confirmată.'
+          : 'The school account did not give a confirmed e-mail address.';
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: text }).count()).toBe(1);
+      expect(new URL(page.url()).search).toBe('?oidcError=unverified');
+      await shot(page, `oidc-unverified-${lang}`);
+    }
+  });
+
   it('offers the choice in English too', async () => {
     const page = await open('en');
     await expect.poll(() => page.getByRole('button', { name: 'I am a teacher' }).count()).toBe(1);
@@ -122,5 +138,36 @@ describe.skipIf(!hasChromium)('school sign-in in the browser', () => {
     await expect
       .poll(() => page.getByRole('row').filter({ hasText: 'mihai.stan@scoala.ro' }).count())
       .toBe(1);
+  });
+  // Last: it stops the provider.
+  it('shows why when the provider stops answering during the sign-in (en, ro)', async () => {
+    const page = await open('en');
+    idp.willSignIn({ sub: 'prof-cad', email: 'cad@scoala.ro', email_verified: true });
+    // The browser comes back from the provider; before Podium can redeem the code there,
+    // the provider goes down.
+    await page.route('**/oauth/callback**', async (route) => {
+      await idp.close();
+      await route.continue();
+    });
+    await page.getByRole('link', { name: 'Sign in with Contul școlii' }).click();
+    const text = "The school's sign-in service is not answering right now.";
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: text }).count(), { timeout: 30_000 })
+      .toBe(1);
+    expect(new URL(page.url()).search).toBe('?oidcError=unavailable');
+    await shot(page, 'oidc-unavailable-en');
+
+    // The same landing in Romanian (where the callback sends the browser).
+    const ro = await open('ro');
+    await ro.goto(`${podium.baseUrl}/?oidcError=unavailable`);
+    await expect
+      .poll(() =>
+        ro
+          .getByRole('alert')
+          .filter({ hasText: 'Serviciul de autentificare al școlii nu răspunde acum.' })
+          .count(),
+      )
+      .toBe(1);
+    await shot(ro, 'oidc-unavailable-ro');
   });
 });

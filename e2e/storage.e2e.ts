@@ -15,6 +15,8 @@ type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
 const HOUR = 3_600_000;
 const PHONE = { width: 390, height: 844 };
+/** A busy machine renders slowly: polls wait this long (vitest's default is one second). */
+const WAIT = { timeout: 30_000 };
 
 // A student's hybrid answer when the file storage (an S3-compatible server) goes down: the
 // upload is refused with the storage's reason in the student's language, nothing is saved,
@@ -97,10 +99,12 @@ describe.skipIf(!hasChromium)('a student uploads while the file storage is down'
     await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
     await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/');
+    await expect.poll(() => page.getByTestId('sidebar-name').count(), WAIT).toBe(1);
     await page.goto(`${podium.baseUrl}/test/${testId}`);
     const item = lang === 'ro' ? 'Întrebarea 1' : 'Question 1';
-    await expect.poll(() => page.getByRole('heading', { name: item, exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('heading', { name: item, exact: true }).count(), WAIT)
+      .toBe(1);
     return page;
   };
 
@@ -134,9 +138,7 @@ describe.skipIf(!hasChromium)('a student uploads while the file storage is down'
           .getByLabel(label)
           .setInputFiles([{ name: 'pagina-1.png', mimeType: 'image/png', buffer: samplePng(8) }]);
         await expect
-          .poll(() => region.getByRole('alert').filter({ hasText: refused }).count(), {
-            timeout: 30_000,
-          })
+          .poll(() => region.getByRole('alert').filter({ hasText: refused }).count(), WAIT)
           .toBe(1);
         expect(await pages(page, item)).toBe(0);
         await shot(page, `hybrid-storage-down-phone-${lang}`);
@@ -147,11 +149,9 @@ describe.skipIf(!hasChromium)('a student uploads while the file storage is down'
         .getByLabel(label)
         .setInputFiles([{ name: 'pagina-1.png', mimeType: 'image/png', buffer: samplePng(8) }]);
       await expect
-        .poll(() => region.getByRole('alert').filter({ hasText: saved }).count(), {
-          timeout: 30_000,
-        })
+        .poll(() => region.getByRole('alert').filter({ hasText: saved }).count(), WAIT)
         .toBe(1);
-      await expect.poll(() => pages(page, item)).toBe(1);
+      await expect.poll(() => pages(page, item), WAIT).toBe(1);
     });
   }
 });
