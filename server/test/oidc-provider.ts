@@ -73,8 +73,18 @@ export async function startOidcProvider(options: ProviderOptions) {
 
   /** How the client authenticated at each token request: Basic header or the form body. */
   const tokenAuth: ('basic' | 'post')[] = [];
+  /** Set by willSignIn: stop the provider once it has sent the browser back to the client. */
+  let stopAfterReturn = false;
   server.on('request', (req, res) => {
     const url = new URL(req.url ?? '/', issuer);
+    res.on('finish', () => {
+      const location = res.getHeader('location');
+      if (stopAfterReturn && String(location ?? '').startsWith(options.redirectUri)) {
+        stopAfterReturn = false;
+        server.closeAllConnections();
+        server.close();
+      }
+    });
     if (url.pathname === '/token') {
       tokenAuth.push(req.headers.authorization?.startsWith('Basic ') ? 'basic' : 'post');
     }
@@ -143,9 +153,14 @@ export async function startOidcProvider(options: ProviderOptions) {
     issuer,
     accounts,
     tokenAuth,
-    /** What the provider's screens do for the next browser that comes (a browser test). */
-    willSignIn(who: Identity | 'cancel') {
+    /**
+     * What the provider's screens do for the next browser that comes (a browser test); with
+     * `thenStop`, the provider goes down right after sending that browser back, before the
+     * client can redeem the code.
+     */
+    willSignIn(who: Identity | 'cancel', { thenStop = false } = {}) {
       next = who;
+      stopAfterReturn = thenStop;
     },
     /** Signs `who` in at the authorization URL (or cancels); the URL the provider returns to. */
     async signIn(authorizationUrl: string, who: Identity | 'cancel'): Promise<string> {

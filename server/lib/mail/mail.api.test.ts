@@ -6,6 +6,7 @@ import { buildTestApp, errorCode, type TestApp } from '../../test/app.js';
 import { freePort, startSmtp, startStalledServer, type TestSmtp } from '../../test/smtp.js';
 import type { Clock } from '../clock.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { createMailOutbox } from './outbox.js';
 
 const AUTH = '/api/v1/auth-service/auth';
 const OUTBOX = '/api/v1/mail-service/outbox';
@@ -114,8 +115,12 @@ describe('mail goes through the outbox and never holds a request', () => {
     const res = await forgot(t, 'prof.posta@example.ro');
     expect(res.statusCode).toBe(200);
 
+    // Each retry waits twice as long as the one before: 30 s, then 60 s.
     for (const step of [30_000, 60_000]) {
       await t.deliverMail();
+      const [waiting] = await rowsTo(t, 'prof.posta@example.ro');
+      expect(waiting?.state).toBe('retrying');
+      expect((waiting?.nextAttemptAt.getTime() ?? 0) - now.getTime()).toBe(step);
       advance(step);
     }
     await t.deliverMail();
@@ -205,6 +210,35 @@ describe('mail goes through the outbox and never holds a request', () => {
     advance(30_000);
     await t.deliverMail();
     expect(smtp.received.map((m) => m.subject)).toEqual(['Contul tău Podium a fost activat']);
+  });
+});
+
+describe("the outbox in its caller's transaction", () => {
+  it('sends a mail only when what caused it was committed', async () => {
+    const smtp = await startSmtp();
+    servers.push(smtp);
+    useSmtp(smtp.url);
+    const outbox = createMailOutbox({ clock, maxPerRecipientPerHour: 5 });
+    const activated = (to: string) => ({
+      template: 'account-activated' as const,
+      to,
+      locale: 'ro',
+      params: { link: 'http://podium.test/' },
+    });
+    await t.database.db.transaction(async (tx) => {
+      await outbox.enqueue(tx, activated('comis@example.ro'));
+    });
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        await outbox.enqueue(tx, activated('anulat@example.ro'));
+        throw new Error('the change failed after its mail was queued');
+      }),
+    ).rejects.toThrow(/change failed/);
+    expect(await rowsTo(t, 'anulat@example.ro')).toEqual([]);
+    await t.deliverMail();
+    const to = smtp.received.flatMap((m) => m.rcpt);
+    expect(to).toContain('comis@example.ro');
+    expect(to).not.toContain('anulat@example.ro');
   });
 });
 

@@ -326,6 +326,26 @@ describe('school sign-in with other provider settings', () => {
     expect(no.landing.href).toBe('http://podium.test/?oidcError=unverified');
   });
 
+  it('signs in from a tenant that puts the e-mail in the ID token without email_verified and wants client_secret_post (as Microsoft Entra does), with OIDC_TRUST_EMAILS', async () => {
+    const { idp, t } = await setUp(
+      { tokenAuthMethod: 'client_secret_post', claimsInIdToken: true },
+      { OIDC_TOKEN_AUTH_METHOD: 'client_secret_post', OIDC_TRUST_EMAILS: 'true' },
+    );
+    const { landing } = await roundTrip(
+      t,
+      idp,
+      { sub: 'entra-1', email: 'Profesor@Liceu.ro', given_name: 'Dan', family_name: 'Pop' },
+      { type: 'teacher' },
+    );
+    expect(await sessionOf(t, landing)).toMatchObject({
+      email: 'profesor@liceu.ro',
+      type: 'teacher',
+      emailConfirmed: true,
+      givenName: 'Dan',
+    });
+    expect(idp.tokenAuth).toEqual(['post']);
+  });
+
   it('lands on the sign-in page when the provider is down before the sign-in starts', async () => {
     const port = await freePort();
     const t = await buildTestApp({

@@ -108,7 +108,8 @@ export function MailOutboxPage() {
       id: 'detail',
       label: t('mail.columns.detail'),
       maxWidth: 280,
-      title: (m) => m.lastError,
+      // The cell is one line: its whole text is the tooltip.
+      title: (m) => (m.state === 'limited' ? t('mail.limitedHint') : m.lastError),
       render: (m) => (
         <Stack>
           {m.state === 'sent' && (
@@ -122,7 +123,9 @@ export function MailOutboxPage() {
             </Typography>
           )}
           {m.state === 'limited' && (
-            <Typography variant="body2">{t('mail.limitedHint')}</Typography>
+            <Typography variant="body2" noWrap>
+              {t('mail.limitedHint')}
+            </Typography>
           )}
           {m.lastError && m.state !== 'sent' && (
             <Typography variant="body2" color="text.secondary" noWrap>
