@@ -9,6 +9,9 @@ const API = '/api/v1/auth-service/auth';
 const CALLBACK = 'http://podium.test/api/v1/auth-service/auth/oauth/callback';
 type Idp = Awaited<ReturnType<typeof startOidcProvider>>;
 
+// Tests that start an app of their own (a migrated database each) are slow on a busy
+// machine; the provider's own timeouts are what the tests bound.
+const SLOW = { timeout: 120_000 };
 const closers: { close(): Promise<void> }[] = [];
 afterAll(async () => {
   for (const c of closers.reverse()) await c.close();
@@ -282,7 +285,7 @@ describe('school sign-in against a certified provider (claims at userinfo, clien
   });
 });
 
-describe('school sign-in with other provider settings', () => {
+describe('school sign-in with other provider settings', SLOW, () => {
   it('uses client_secret_post and reads claims from the ID token when configured so', async () => {
     const { idp, t } = await setUp(
       { tokenAuthMethod: 'client_secret_post', claimsInIdToken: true },
@@ -358,7 +361,7 @@ describe('school sign-in with other provider settings', () => {
   });
 });
 
-describe('OpenID Connect when not configured', () => {
+describe('OpenID Connect when not configured', SLOW, () => {
   it('is reported off and its routes answer OIDC_NOT_CONFIGURED', async () => {
     const plain = await buildTestApp();
     closers.push(plain);

@@ -5,6 +5,9 @@ import { startStalledServer } from '../../test/smtp.js';
 import { codeOf, type Part, questionsKit, tinyPng } from './questions.fixtures.js';
 
 type S3 = Awaited<ReturnType<typeof startS3>>;
+// Each test starts apps of its own: slow on a busy machine; the bounds that matter are the
+// storage's own timeouts.
+const SLOW = { timeout: 120_000 };
 const closers: { close(): Promise<void> }[] = [];
 afterAll(async () => {
   for (const c of closers.reverse()) await c.close();
@@ -18,7 +21,7 @@ const png = (): Part => ({
 });
 const ready = async (t: TestApp) => (await t.app.inject({ url: '/api/v1/health/ready' })).json();
 
-describe('statement images in an S3-compatible storage', () => {
+describe('statement images in an S3-compatible storage', SLOW, () => {
   let s3: S3;
   let t: TestApp;
   beforeAll(async () => {
@@ -69,7 +72,7 @@ describe('statement images in an S3-compatible storage', () => {
   });
 });
 
-describe('a storage that accepts connections and never answers', () => {
+describe('a storage that accepts connections and never answers', SLOW, () => {
   it('fails the upload within the timeout instead of hanging', async () => {
     const stalled = await startStalledServer();
     closers.push(stalled);
@@ -93,7 +96,7 @@ describe('a storage that accepts connections and never answers', () => {
   });
 });
 
-describe('a wrong bucket', () => {
+describe('a wrong bucket', SLOW, () => {
   it('is reported by readiness and never passes for a missing file', async () => {
     const s3 = await startS3('podium');
     closers.push(s3);
