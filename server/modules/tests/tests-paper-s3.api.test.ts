@@ -94,7 +94,7 @@ describe('a test paper whose figure is in an S3-compatible storage', SLOW, () =>
     closers.push(s3);
     app = await loggedApp(s3.env({ STORAGE_TIMEOUT_SECONDS: '1' }));
     paper = await paperWithFigure(app.t);
-  });
+  }, 120_000);
 
   it.skipIf(!hasChromium)('prints with the figure read from the bucket', async () => {
     const res = await paper.print();

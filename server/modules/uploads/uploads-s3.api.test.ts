@@ -63,7 +63,7 @@ describe("a student's hybrid answer in an S3-compatible storage", SLOW, () => {
     closers.push(s3);
     ctx = await setUp(s3.env({ STORAGE_TIMEOUT_SECONDS: '1' }));
     ana = ctx.w.students.ana;
-  });
+  }, 120_000);
 
   it('stores the pages in the bucket and reads them back byte for byte', async () => {
     const res = await ctx.upload(ana, ctx.item(0), [
