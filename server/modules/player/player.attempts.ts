@@ -245,7 +245,12 @@ export function careful(ctx: PlayerContext, ending: AttemptEnding, examDay: Exam
       if (!reviewed) return { testId, state: attempt.state, reviewed, items };
       const [keys, scores] = await Promise.all([
         repo.answerKeys(db, testId),
-        findItemScores(db, { testId, studentId: actor.id }, test.appealEndDate, now),
+        findItemScores(
+          db,
+          { testId, studentId: actor.id },
+          { state: test.phaseState, appealEndDate: test.appealEndDate },
+          now,
+        ),
       ]);
       if (!attempt.keyShownAt) await repo.markKeyShown(db, attempt.id, now);
       return { testId, state: attempt.state, reviewed, items: toResultItems(items, keys, scores) };

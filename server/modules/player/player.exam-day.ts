@@ -217,7 +217,12 @@ export function examDayPath(ctx: PlayerContext) {
         done.attempt,
         {
           score: done.points,
-          scoreState: resultState(done.awaitingItems, done.appealEndDate, now),
+          // A finish happens only in an open phase (closing one ends its attempts first).
+          scoreState: resultState(
+            done.awaitingItems,
+            { state: 'open', appealEndDate: done.appealEndDate },
+            now,
+          ),
           awaitingItems: done.awaitingItems,
           decidedItems: 0,
         },

@@ -6,21 +6,13 @@ import {
   type RankingRow,
 } from '../../../shared/schemas/rankings.js';
 import type { ResultState } from '../../../shared/schemas/results.js';
-import { resultState } from '../results/index.js';
+import { type PhaseTiming, resultState } from '../results/index.js';
 import type { RankedRow } from './rankings.repo.js';
 
 /** What decides a row's state: the phase's appeal window and whether it is closed. */
-export type PhaseTiming = { state: 'open' | 'closed'; appealEndDate: Date | null };
-
-/**
- * A result's state in a ranking: items still to mark first; a closed phase is final; else
- * provisional until the appeal window ends (the results module's rule).
- */
-export function rankingState(awaitingItems: number, phase: PhaseTiming, now: Date): ResultState {
-  if (awaitingItems > 0) return 'awaiting_marking';
-  if (phase.state === 'closed') return 'final';
-  return resultState(0, phase.appealEndDate, now);
-}
+/** A result's state in a ranking: the results module's rule (a closed phase is final). */
+export const rankingState = resultState;
+export type { PhaseTiming };
 
 /** The staff's view of a ranked student. */
 export function toStaffRow(

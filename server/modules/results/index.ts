@@ -14,6 +14,7 @@ export {
   type ItemScore,
   type MarkedAnswer,
   openHybridAnswer,
+  type PhaseTiming,
   phaseCompleteness,
   type ResultKey,
   recordMarkedScore,

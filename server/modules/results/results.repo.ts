@@ -238,6 +238,7 @@ export type TestResultRow = {
   awaitingItems: number;
   decidedItems: number;
   appealEndDate: Date | null;
+  state: 'open' | 'closed';
 };
 
 const resultColumns = {
@@ -250,6 +251,7 @@ const resultColumns = {
       and ${answers.studentId} = ${testResults.studentId}
       and ${answers.scoreState} = 'decided')`,
   appealEndDate: phases.appealEndDate,
+  state: phases.state,
 };
 
 /** The student's results in these tests (absent: not handed over for scoring yet). */

@@ -24,17 +24,18 @@ export type TestResult = {
   decidedItems: number;
 };
 
+/** What of a phase decides whether its results are still provisional. */
+export type PhaseTiming = { state: 'open' | 'closed'; appealEndDate: Date | null };
+
 /**
- * The state a result is shown in: items still to mark first; then provisional until the
- * phase's appeal window has ended (a phase without one is final at once).
+ * The state a result is shown in: items still to mark first; a closed phase is final (its
+ * results have been decided on); else provisional until the phase's appeal window has ended
+ * (a phase without one is final at once).
  */
-export function resultState(
-  awaitingItems: number,
-  appealEndDate: Date | null,
-  now: Date,
-): ResultState {
+export function resultState(awaitingItems: number, phase: PhaseTiming, now: Date): ResultState {
   if (awaitingItems > 0) return 'awaiting_marking';
-  if (appealEndDate && now.getTime() < appealEndDate.getTime()) return 'provisional';
+  if (phase.state === 'closed') return 'final';
+  if (phase.appealEndDate && now.getTime() < phase.appealEndDate.getTime()) return 'provisional';
   return 'final';
 }
 
@@ -234,7 +235,7 @@ export async function findTestResults(
       r.testId,
       {
         score: Number(r.points),
-        scoreState: resultState(r.awaitingItems, r.appealEndDate, now),
+        scoreState: resultState(r.awaitingItems, r, now),
         awaitingItems: r.awaitingItems,
         decidedItems: Number(r.decidedItems),
       },
@@ -246,13 +247,13 @@ export async function findTestResults(
 export type ItemScore = { score: number | null; scoreState: ResultState | null };
 
 /**
- * The items' points of one student's test, by item id; `appealEndDate` is the phase's (it
- * decides provisional against final). Items not handed over yet are absent.
+ * The items' points of one student's test, by item id; the phase's timing decides provisional
+ * against final. Items not handed over yet are absent.
  */
 export async function findItemScores(
   db: Db,
   key: repo.ResultKey,
-  appealEndDate: Date | null,
+  phase: PhaseTiming,
   now: Date,
 ): Promise<Map<string, ItemScore>> {
   const rows = await repo.findItemScores(db, key.testId, key.studentId);
@@ -262,9 +263,7 @@ export async function findItemScores(
     scores.set(row.itemId, {
       score: row.score === null ? null : Number(row.score),
       scoreState:
-        row.scoreState === 'awaiting_marking'
-          ? 'awaiting_marking'
-          : resultState(0, appealEndDate, now),
+        row.scoreState === 'awaiting_marking' ? 'awaiting_marking' : resultState(0, phase, now),
     });
   }
   return scores;

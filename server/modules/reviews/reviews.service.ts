@@ -393,7 +393,7 @@ export function reviewsService(deps: ReviewsDeps) {
           itemId: answer.itemId,
           answerId: answer.answerId,
           studentId: answer.studentId,
-          itemIndexInTest: answer.position,
+          itemIndexInTest: answer.position - 1, // positions count from 1, the index from 0
           code,
           maxScore: answer.points,
         });
@@ -876,7 +876,7 @@ export function reviewsService(deps: ReviewsDeps) {
           studentId: actor.id,
           answerId: answer.id,
           entryId: entry?.id ?? null,
-          itemIndexInTest: item.position,
+          itemIndexInTest: item.position - 1,
           code: entry?.code ?? anonymousCode(),
           kind: entry ? 'remark' : 'committee',
           reason: input.reason,
@@ -1026,7 +1026,7 @@ export function reviewsService(deps: ReviewsDeps) {
               phase: scope.phase.name,
               open: String(d.open),
               mediations: String(d.mediationsOpen),
-              link: `${origin}/examene/${scope.exam.id}/editii/${scope.edition.id}/phases/${scope.phase.id}`,
+              link: `${origin}/examene/${scope.exam.id}/editii/${scope.edition.id}/phases/${scope.phase.id}/corectare`,
             },
           });
           sent.push(d);
@@ -1306,12 +1306,7 @@ export function reviewsService(deps: ReviewsDeps) {
     only?: string,
   ): Promise<StudentReviewItem[]> {
     const items = await repo.findTestItems(tx, found.test.id);
-    const scores = await findItemScores(
-      tx,
-      { testId: found.test.id, studentId },
-      found.phase.appealEndDate,
-      now,
-    );
+    const scores = await findItemScores(tx, { testId: found.test.id, studentId }, found.phase, now);
     const appeals = new Map(
       (await repo.findStudentAppeals(tx, found.test.id, studentId)).map((a) => [a.itemId, a]),
     );
@@ -1324,7 +1319,7 @@ export function reviewsService(deps: ReviewsDeps) {
         const appeal = appeals.get(i.itemId);
         return {
           itemId: i.itemId,
-          itemIndexInTest: i.position,
+          itemIndexInTest: i.position - 1,
           maxScore: Number(i.points),
           finalScore: decided ? s.score : null,
           scoreState: s?.scoreState ?? null,
