@@ -9,8 +9,15 @@ export {
   compileWhere,
   projectFields,
 } from './compile.js';
-export { MAX_INQ_ITEMS, MAX_WHERE_DEPTH, parseFilter, parseWhere } from './parse.js';
-export { isSafeRegexp, MAX_REGEXP_LENGTH } from './regexp.js';
+export { type Fold, foldPattern, foldValue } from './fold.js';
+export {
+  MAX_INQ_ITEMS,
+  MAX_PATTERNS,
+  MAX_WHERE_DEPTH,
+  parseFilter,
+  parseWhere,
+} from './parse.js';
+export { isSafeRegexp, MAX_REGEXP_COST, MAX_REGEXP_LENGTH, regexpCost } from './regexp.js';
 export type {
   Condition,
   FieldSpec,

@@ -1,5 +1,6 @@
 import { DEFAULT_COUNT, MAX_PAGE_SIZE } from '../../../shared/constants.js';
-import { MAX_REGEXP_LENGTH, parseRegexp } from './regexp.js';
+import { type Fold, foldPattern, foldValue } from './fold.js';
+import { MAX_REGEXP_COST, MAX_REGEXP_LENGTH, readRegexp, regexpCost } from './regexp.js';
 import type {
   Condition,
   FieldSpec,
@@ -20,10 +21,13 @@ export const MAX_INQ_ITEMS = 1000;
 /** Conditions and bound values in one `where`; keeps queries far below PostgreSQL's limits. */
 const MAX_CONDITIONS = 200;
 const MAX_VALUES = 5000;
+/** Patterns (`like`, `regexp`) in one where: each is compiled and run on every row. */
+export const MAX_PATTERNS = 20;
 const MAX_JSON_LENGTH = 100_000;
 const MAX_ORDER_ITEMS = 10;
 const MAX_SKIP = 10_000_000;
 
+const PATTERN_OPS = new Set(['like', 'nlike', 'ilike', 'nilike', 'regexp']);
 const COMPARE = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'between', 'inq', 'nin', 'exists'];
 const EQUALITY = ['eq', 'neq', 'inq', 'nin', 'exists'];
 
@@ -38,7 +42,9 @@ const OPERATORS: Record<FieldType, ReadonlySet<string>> = {
   stringArray: new Set(EQUALITY),
 };
 
-type Budget = { conditions: number; values: number };
+const CASELESS_LIKE = { like: 'ilike', nlike: 'nilike', ilike: 'ilike', nilike: 'nilike' } as const;
+
+type Budget = { conditions: number; values: number; patterns: number; regexpCost: number };
 
 const isSortable = (spec: FieldSpec) => spec.sortable ?? spec.type !== 'stringArray';
 
@@ -61,13 +67,58 @@ function spend(budget: Budget, path: Path, values: number): void {
   if (budget.conditions > MAX_CONDITIONS || budget.values > MAX_VALUES) reject(path, 'too_long');
 }
 
-/** `like` patterns use `\` as PostgreSQL's escape character; a trailing lone one is an error. */
-function checkLikePattern(value: unknown, path: Path): string {
-  const pattern = checkText(value, path);
+function spendPattern(budget: Budget, path: Path, cost: number): void {
+  budget.patterns += 1;
+  budget.regexpCost += cost;
+  if (budget.patterns > MAX_PATTERNS || budget.regexpCost > MAX_REGEXP_COST) {
+    reject(path, 'too_long');
+  }
+}
+
+/** A plain text value, normalised as the field's column is. */
+function foldedText(text: string, fold: Fold | undefined): string {
+  return fold ? foldValue(fold, text) : text;
+}
+
+/**
+ * A `like` pattern as it will run: normalised as the column is, then checked. `\` is
+ * PostgreSQL's escape character; a trailing lone one is an SQL error, so it is refused here.
+ */
+function checkLikePattern(value: unknown, spec: FieldSpec, path: Path): string {
+  const sent = checkText(value, path);
+  const pattern = spec.fold ? checkText(foldPattern(spec.fold, sent, true), path) : sent;
   const trailing = pattern.length - pattern.replace(/\\+$/, '').length;
   return trailing % 2 === 1 ? reject(path) : pattern;
 }
 
+/**
+ * A `regexp` as it will run. The pattern is normalised as the column is (a folded column
+ * holds lower-case text, so it is matched ignoring case) and then checked: the check judges
+ * exactly the text PostgreSQL runs, and the pattern as sent must pass it too.
+ */
+function checkRegexp(
+  arg: unknown,
+  spec: FieldSpec,
+  caseless: boolean,
+  path: Path,
+  budget: Budget,
+): { source: string; ignoreCase: boolean } {
+  if (typeof arg === 'string') checkText(arg, path, MAX_REGEXP_LENGTH + 3);
+  else if (arg instanceof RegExp) checkText(arg.source, path, MAX_REGEXP_LENGTH);
+  const sent = readRegexp(arg) ?? reject(path);
+  const source = spec.fold ? foldPattern(spec.fold, sent.source, false) : sent.source;
+  const cost = regexpCost(source);
+  if (cost === undefined || regexpCost(sent.source) === undefined) return reject(path);
+  checkText(source, path, MAX_REGEXP_LENGTH);
+  spendPattern(budget, path, cost);
+  return { source, ignoreCase: sent.ignoreCase || caseless || spec.fold !== undefined };
+}
+
+/**
+ * One operator and its argument → a checked condition whose values are what will run.
+ * `caseless` is LoopBack's `options: 'i'` next to it: `like` becomes `ilike`, a regexp
+ * ignores case.
+ */
 function parseOperator(
   op: string,
   field: string,
@@ -75,8 +126,12 @@ function parseOperator(
   arg: unknown,
   path: Path,
   budget: Budget,
+  caseless = false,
 ): Condition {
-  const value = (v: unknown, at: Path): Scalar => checkValue(spec.type, v, at);
+  const value = (v: unknown, at: Path): Scalar => {
+    const checked = checkValue(spec.type, v, at);
+    return typeof checked === 'string' ? checkText(foldedText(checked, spec.fold), at) : checked;
+  };
   switch (op) {
     case 'eq':
     case 'neq':
@@ -103,15 +158,15 @@ function parseOperator(
     case 'like':
     case 'nlike':
     case 'ilike':
-    case 'nilike':
+    case 'nilike': {
       spend(budget, path, 1);
-      return { op, field, value: checkLikePattern(arg, path) };
-    case 'regexp': {
-      if (typeof arg === 'string') checkText(arg, path, MAX_REGEXP_LENGTH + 3);
-      else if (arg instanceof RegExp) checkText(arg.source, path, MAX_REGEXP_LENGTH);
-      spend(budget, path, 1);
-      return { op, field, value: parseRegexp(arg) ?? reject(path) };
+      spendPattern(budget, path, 0);
+      const like = caseless ? CASELESS_LIKE[op] : op;
+      return { op: like, field, value: checkLikePattern(arg, spec, path) };
     }
+    case 'regexp':
+      spend(budget, path, 1);
+      return { op, field, value: checkRegexp(arg, spec, caseless, path, budget) };
     case 'exists':
       spend(budget, path, 0);
       return { op, field, value: checkValue('boolean', arg, path) as boolean };
@@ -134,12 +189,33 @@ function parseFieldEntry(
   }
   if (Array.isArray(raw)) return reject(path);
   if (!isPlainObject(raw)) return [parseOperator('eq', field, spec, raw, path, budget)];
-  const ops = Object.keys(raw);
-  if (ops.length === 0) return reject(path);
+  const ops = Object.keys(raw).filter((key) => key !== 'options');
+  if (ops.length === 0)
+    return reject([...path, ...(Object.hasOwn(raw, 'options') ? ['options'] : [])]);
+  const caseless = parseOptions(raw, spec, ops, path);
   return ops.map((op) => {
     if (!OPERATORS[spec.type].has(op)) return reject([...path, op]);
-    return parseOperator(op, field, spec, raw[op], [...path, op], budget);
+    return parseOperator(op, field, spec, raw[op], [...path, op], budget, caseless);
   });
+}
+
+/**
+ * LoopBack's `options` beside `like`/`nlike`/`regexp`: `'i'` (ignore case) or `''`. Anything
+ * else, or options beside other operators, is refused rather than ignored.
+ */
+function parseOptions(
+  raw: Record<string, unknown>,
+  spec: FieldSpec,
+  ops: string[],
+  path: Path,
+): boolean {
+  if (!Object.hasOwn(raw, 'options')) return false;
+  const options = raw.options;
+  const patternsOnly = ops.every((op) => PATTERN_OPS.has(op));
+  if (spec.type !== 'string' || !patternsOnly || (options !== 'i' && options !== '')) {
+    return reject([...path, 'options']);
+  }
+  return options === 'i';
 }
 
 /** A where object → its conditions, and-ed; undefined when it places no condition. */
@@ -178,7 +254,12 @@ function parseWhereObject(
 
 function parseWhereAt(raw: unknown, resource: ListResource, path: Path): WhereNode | undefined {
   if (raw === undefined || raw === null) return undefined;
-  return parseWhereObject(raw, resource, path, 0, { conditions: 0, values: 0 });
+  return parseWhereObject(raw, resource, path, 0, {
+    conditions: 0,
+    values: 0,
+    patterns: 0,
+    regexpCost: 0,
+  });
 }
 
 /**

@@ -13,8 +13,9 @@
 export const MAX_REGEXP_LENGTH = 200;
 /** PostgreSQL's DUPMAX: a larger repetition count is an SQL error. */
 const MAX_REPEAT = 255;
-/** Sum of repetition counts in one pattern; bounds the compiled automaton's size. */
-const MAX_TOTAL_REPEAT = 1000;
+/** Sum of repetition counts in one pattern, and in all of one where's patterns together;
+ * bounds the compiled automata's size and the time to build them. */
+export const MAX_REGEXP_COST = 1000;
 
 const ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W', 'n', 'r', 't', 'f', 'v']);
 const CLASS_SHORTHANDS = new Set(['d', 's', 'w']);
@@ -77,11 +78,21 @@ type Operand = 'none' | 'atom' | 'group' | 'quantified-group';
 
 /** True when `source` is in the accepted language (see the file comment). */
 export function isSafeRegexp(source: string): boolean {
-  if (source.length > MAX_REGEXP_LENGTH) return false;
+  return regexpCost(source) !== undefined;
+}
+
+/**
+ * The pattern's cost when it is in the accepted language (see the file comment), else
+ * undefined. The cost is its repetition counts plus one per other quantifier: what makes
+ * PostgreSQL's compiled automaton (and the time to build it) large. A where's regexps share
+ * one budget (parse.ts), so many of them cannot add up to a long statement either.
+ */
+export function regexpCost(source: string): number | undefined {
+  if (source.length > MAX_REGEXP_LENGTH) return undefined;
   try {
     new RegExp(source);
   } catch {
-    return false;
+    return undefined;
   }
   const groups: Group[] = [{ hasQuantifier: false }];
   let operand: Operand = 'none';
@@ -94,20 +105,20 @@ export function isSafeRegexp(source: string): boolean {
     let width = 1;
     if (c === '\\') {
       const next = source[i + 1];
-      if (!(next !== undefined && ESCAPES.has(next)) && !isPunctuation(next)) return false;
+      if (!(next !== undefined && ESCAPES.has(next)) && !isPunctuation(next)) return undefined;
       operand = 'atom';
       i += 2;
       continue;
     }
     if (c === '[') {
       const end = scanClass(source, i);
-      if (end < 0) return false;
+      if (end < 0) return undefined;
       operand = 'atom';
       i = end;
       continue;
     }
     if (c === '(') {
-      if (source[i + 1] === '?') return false;
+      if (source[i + 1] === '?') return undefined;
       groups.push({ hasQuantifier: false });
       operand = 'none';
       i++;
@@ -116,7 +127,7 @@ export function isSafeRegexp(source: string): boolean {
     if (c === ')') {
       const group = groups.pop() as Group;
       const parent = groups[groups.length - 1];
-      if (!parent) return false;
+      if (!parent) return undefined;
       parent.hasQuantifier ||= group.hasQuantifier;
       operand = group.hasQuantifier ? 'quantified-group' : 'group';
       i++;
@@ -124,35 +135,36 @@ export function isSafeRegexp(source: string): boolean {
     }
     if (c === '{') {
       const m = QUANTIFIER.exec(source.slice(i));
-      if (!m) return false;
+      if (!m) return undefined;
       const min = Number(m[1]);
       const max = m[3] === undefined ? min : Number(m[3]);
-      if (min > MAX_REPEAT || max > MAX_REPEAT || min > max) return false;
+      if (min > MAX_REPEAT || max > MAX_REPEAT || min > max) return undefined;
       repeat = max;
       width = m[0].length;
     } else if (c !== '*' && c !== '+' && c !== '?') {
-      if (c === '}' || c === ']') return false;
+      if (c === '}' || c === ']') return undefined;
       operand = c === '|' || c === '^' || c === '$' ? 'none' : 'atom';
       i++;
       continue;
     }
     // A quantifier: it needs an operand, and may not repeat something already repeated.
-    if (operand === 'none' || operand === 'quantified-group') return false;
+    if (operand === 'none' || operand === 'quantified-group') return undefined;
     totalRepeat += repeat ?? 1;
-    if (totalRepeat > MAX_TOTAL_REPEAT) return false;
+    if (totalRepeat > MAX_REGEXP_COST) return undefined;
     top.hasQuantifier = true;
     operand = 'none';
     i += width;
     if (source[i] === '?') i++; // lazy
   }
-  return groups.length === 1;
+  return groups.length === 1 ? totalRepeat : undefined;
 }
 
 /**
- * LoopBack's regexp value: `'/pattern/i'`, `'pattern'` or a RegExp. Only the `i` flag is
- * understood. Returns undefined when the value is refused.
+ * LoopBack's regexp value: `'/pattern/i'`, `'pattern'` or a RegExp, as sent. Only the `i`
+ * flag is understood. Returns undefined when its form is refused; the pattern itself is
+ * checked by the caller, after normalising it (`regexpCost`).
  */
-export function parseRegexp(value: unknown): { source: string; ignoreCase: boolean } | undefined {
+export function readRegexp(value: unknown): { source: string; ignoreCase: boolean } | undefined {
   let source: string;
   let flags = '';
   if (value instanceof RegExp) {
@@ -170,6 +182,6 @@ export function parseRegexp(value: unknown): { source: string; ignoreCase: boole
     return undefined;
   }
   if (flags !== '' && flags !== 'i') return undefined;
-  if (source === '' || !isSafeRegexp(source)) return undefined;
+  if (source === '') return undefined;
   return { source, ignoreCase: flags === 'i' };
 }

@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Fold } from './fold.js';
 
 /** The type of an API field; it decides which operators apply and how values are checked. */
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'uuid' | 'stringArray';
@@ -12,6 +13,11 @@ export type FieldSpec = {
   sortable?: boolean;
   /** Default: true. */
   filterable?: boolean;
+  /**
+   * How the column's text was normalised when stored (fold.ts). Values and patterns are
+   * normalised the same way before they are checked, so the check sees what will run.
+   */
+  fold?: Fold;
 };
 
 /** A list endpoint's allow-list: only these API names reach SQL. */

@@ -31,7 +31,7 @@ export const examsResource: ListResource = {
     _id: { column: exams.id, type: 'uuid' },
     name: { column: exams.name, type: 'string' },
     // Lower-case without diacritics, so a search for "matematica" finds "Matematică".
-    nameNormalized: { column: exams.nameNormalized, type: 'string' },
+    nameNormalized: { column: exams.nameNormalized, type: 'string', fold: 'name' },
     subject: { column: exams.subject, type: 'string' },
     description: { column: exams.description, type: 'string', sortable: false },
     grades: { column: exams.grades, type: 'number', filterable: false, sortable: false },

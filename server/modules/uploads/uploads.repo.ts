@@ -139,8 +139,8 @@ export function testStudentsResource(test: TestRef): ListResource {
       familyName: { column: users.familyName, type: 'string' },
       givenName: { column: users.givenName, type: 'string' },
       // Lower-case without diacritics: "turcanu" finds "Țurcanu".
-      familyNameNormalized: { column: users.familyNameNormalized, type: 'string' },
-      givenNameNormalized: { column: users.givenNameNormalized, type: 'string' },
+      familyNameNormalized: { column: users.familyNameNormalized, type: 'string', fold: 'name' },
+      givenNameNormalized: { column: users.givenNameNormalized, type: 'string', fold: 'name' },
       studentCounty: { column: users.county, type: 'string' },
       studentGrade: { column: gradeSql, type: 'number' },
       school: { column: users.school, type: 'string' },

@@ -80,48 +80,6 @@ export async function examRoleOf(
   return { examExists: row !== undefined, hasRole: row?.hasRole === true };
 }
 
-/** Strips accents the way the `*_normalized` columns were built, keeping like/regexp syntax. */
-const stripDiacritics = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '');
-
-type Fold = (s: string) => string;
-
-function foldCondition(node: Extract<WhereNode, { field: string }>, fold: Fold): WhereNode {
-  const f = (v: unknown) => (typeof v === 'string' ? fold(v) : v);
-  switch (node.op) {
-    case 'regexp':
-      // The column holds lower-case text: the pattern loses its accents and ignores case.
-      return { ...node, value: { source: stripDiacritics(node.value.source), ignoreCase: true } };
-    case 'inq':
-    case 'nin':
-      return { ...node, value: node.value.map(f) } as WhereNode;
-    case 'between':
-      return { ...node, value: [f(node.value[0]), f(node.value[1])] } as WhereNode;
-    case 'exists':
-      return node;
-    default:
-      return { ...node, value: f(node.value) } as WhereNode;
-  }
-}
-
-/**
- * Name fields are matched on the normalized columns (lower case, no diacritics), so their
- * values and patterns are normalized the same way: "ȘTEFAN", "stefan" and "Ștefan" all find
- * "Ștefan", and `ilike` stays on the bare column where the trigram index applies.
- * E-mails are stored lower-case, so their values are lowered.
- */
-export function foldWhere(node: WhereNode | undefined, folds: Record<string, Fold>) {
-  if (node === undefined) return undefined;
-  const walk = (n: WhereNode): WhereNode => {
-    if ('nodes' in n) return { op: n.op, nodes: n.nodes.map(walk) };
-    const fold = folds[n.field];
-    return fold ? foldCondition(n, fold) : n;
-  };
-  return walk(node);
-}
-
-export const nameFold: Fold = (s) => stripDiacritics(s).toLowerCase();
-export const lowerFold: Fold = (s) => s.toLowerCase();
-
 /** Conditions on fields that are not columns (relations), compiled by the list's repo. */
 export type SpecialFields = Record<
   string,

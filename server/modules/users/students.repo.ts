@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { editionStudents, editions, users } from '../../db/schema.js';
@@ -13,13 +13,10 @@ import type { StudentScope } from './people.policy.js';
 import {
   compilePeopleWhere,
   enrolledInExamSql,
-  foldWhere,
   livePeople,
-  lowerFold,
-  nameFold,
   studentScopeSql,
 } from './people.repo.js';
-import type { UserRow } from './users.repo.js';
+import { type PersonRow, personColumns } from './users.repo.js';
 
 /**
  * The students list's allow-list. Names map to the normalized columns, so search and order are
@@ -29,9 +26,9 @@ export const studentsResource: ListResource = {
   name: 'students',
   fields: {
     _id: { column: users.id, type: 'uuid' },
-    email: { column: users.email, type: 'string' },
-    familyName: { column: users.familyNameNormalized, type: 'string' },
-    givenName: { column: users.givenNameNormalized, type: 'string' },
+    email: { column: users.email, type: 'string', fold: 'lower' },
+    familyName: { column: users.familyNameNormalized, type: 'string', fold: 'name' },
+    givenName: { column: users.givenNameNormalized, type: 'string', fold: 'name' },
     county: { column: users.county, type: 'string' },
     country: { column: users.country, type: 'string' },
     city: { column: users.city, type: 'string' },
@@ -79,15 +76,13 @@ function enrolmentCondition(c: Extract<WhereNode, { field: string }>): SQL {
   }
 }
 
-const FOLDS = { familyName: nameFold, givenName: nameFold, email: lowerFold };
-
 /** The whole condition of a students query: live students, scope, competition and `where`. */
 export function studentsCondition(
   where: WhereNode | undefined,
   scope: StudentScope,
   examId?: string,
 ): SQL {
-  const filter = compilePeopleWhere(foldWhere(where, FOLDS), studentsResource, {
+  const filter = compilePeopleWhere(where, studentsResource, {
     editionId: enrolmentCondition,
   });
   return and(
@@ -101,7 +96,7 @@ export function studentsCondition(
 /** The query of one page of students, in the filter's order (ties broken by id). */
 export const studentsPageQuery = (db: Db, filter: ParsedFilter, condition: SQL) =>
   db
-    .select()
+    .select(personColumns)
     .from(users)
     .where(condition)
     .orderBy(...compileOrder(filter.order, studentsResource))
@@ -112,13 +107,13 @@ export async function listStudents(
   db: Db,
   filter: ParsedFilter,
   condition: SQL,
-): Promise<UserRow[]> {
+): Promise<PersonRow[]> {
   return studentsPageQuery(db, filter, condition);
 }
 
 const teacher = alias(users, 'teacher');
 
-export type StudentExportRow = UserRow & {
+export type StudentExportRow = PersonRow & {
   teacherCodeOfTeacher: string | null;
   teacherFamilyName: string | null;
   teacherGivenName: string | null;
@@ -132,7 +127,7 @@ export async function studentsForDownload(
 ): Promise<StudentExportRow[]> {
   return db
     .select({
-      ...getTableColumns(users),
+      ...personColumns,
       teacherCodeOfTeacher: teacher.teacherCode,
       teacherFamilyName: teacher.familyName,
       teacherGivenName: teacher.givenName,

@@ -1,4 +1,4 @@
-import { and, asc, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, asc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { exams, examTeachers, users } from '../../db/schema.js';
 import {
@@ -7,8 +7,8 @@ import {
   type ParsedFilter,
   type WhereNode,
 } from '../../lib/filter/index.js';
-import { compilePeopleWhere, foldWhere, livePeople, lowerFold, nameFold } from './people.repo.js';
-import type { UserRow } from './users.repo.js';
+import { compilePeopleWhere, livePeople } from './people.repo.js';
+import { type PersonRow, personColumns } from './users.repo.js';
 
 /** Teachers with a role of this kind on a live competition. */
 const hasExamRole = (role: 'admin' | 'staff') => sql`exists (
@@ -24,16 +24,16 @@ export const teachersResource: ListResource = {
   name: 'teachers',
   fields: {
     _id: { column: users.id, type: 'uuid' },
-    email: { column: users.email, type: 'string' },
-    familyName: { column: users.familyNameNormalized, type: 'string' },
-    givenName: { column: users.givenNameNormalized, type: 'string' },
+    email: { column: users.email, type: 'string', fold: 'lower' },
+    familyName: { column: users.familyNameNormalized, type: 'string', fold: 'name' },
+    givenName: { column: users.givenNameNormalized, type: 'string', fold: 'name' },
     county: { column: users.county, type: 'string' },
     country: { column: users.country, type: 'string' },
     city: { column: users.city, type: 'string' },
     school: { column: users.school, type: 'string' },
     state: { column: users.state, type: 'string' },
     discipline: { column: users.discipline, type: 'string' },
-    teacherCode: { column: users.teacherCode, type: 'string' },
+    teacherCode: { column: users.teacherCode, type: 'string', fold: 'upper' },
     registered: { column: users.registered, type: 'boolean' },
     createdAt: { column: users.createdAt, type: 'date' },
     isStaff: { column: isStaffSql, type: 'boolean' },
@@ -42,22 +42,12 @@ export const teachersResource: ListResource = {
   defaultOrder: ['familyName ASC'],
 };
 
-const FOLDS = {
-  familyName: nameFold,
-  givenName: nameFold,
-  email: lowerFold,
-  teacherCode: (s: string) => s.toUpperCase(),
-};
-
 /** Live teachers matching `where` (every active teacher and admin sees all of them). */
 export function teachersCondition(where: WhereNode | undefined): SQL {
-  return and(
-    livePeople('teacher'),
-    compilePeopleWhere(foldWhere(where, FOLDS), teachersResource),
-  ) as SQL;
+  return and(livePeople('teacher'), compilePeopleWhere(where, teachersResource)) as SQL;
 }
 
-export type TeacherRow = UserRow & { isStaff: boolean; isExamAdmin: boolean };
+export type TeacherRow = PersonRow & { isStaff: boolean; isExamAdmin: boolean };
 
 const withFlags = {
   isStaff: sql<boolean>`${isStaffSql}`,
@@ -70,7 +60,7 @@ export async function listTeachers(
   condition: SQL,
 ): Promise<TeacherRow[]> {
   return db
-    .select({ ...getTableColumns(users), ...withFlags })
+    .select({ ...personColumns, ...withFlags })
     .from(users)
     .where(condition)
     .orderBy(...compileOrder(filter.order, teachersResource))
@@ -85,7 +75,7 @@ export async function teachersForDownload(
   max: number,
 ): Promise<TeacherRow[]> {
   return db
-    .select({ ...getTableColumns(users), ...withFlags })
+    .select({ ...personColumns, ...withFlags })
     .from(users)
     .where(condition)
     .orderBy(

@@ -1,6 +1,6 @@
 import { safePictureUrl } from '../../../shared/picture.js';
 import type { User, UserData } from '../../../shared/schemas/users.js';
-import type { UserRow } from './users.repo.js';
+import type { PersonRow } from './users.repo.js';
 
 export type UserDtoExtras = {
   /** Filled only when a list asks for the relation (`include: studentEditions`). */
@@ -15,7 +15,7 @@ export type UserDtoExtras = {
  * team code, `teamCode`), read by the caller with the teacher (`describeUsers`).
  */
 export function toUserDto(
-  row: UserRow,
+  row: PersonRow,
   { studentEditions = [], teamCode = null }: UserDtoExtras = {},
 ): User {
   const data = (row.data ?? { shortcuts: [] }) as UserData;

@@ -1,8 +1,19 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
+
+// What the API's view of a person is made of (users.dto.ts): every column but the password
+// hash and the bookkeeping ones. Lists select these, so a page never reads a password hash.
+const NOT_IN_VIEW = ['passwordHash', 'updatedAt', 'deletedAt'] as const;
+type NotInView = (typeof NOT_IN_VIEW)[number];
+export const personColumns = Object.fromEntries(
+  Object.entries(getTableColumns(users)).filter(
+    ([name]) => !(NOT_IN_VIEW as readonly string[]).includes(name),
+  ),
+) as Omit<(typeof users)['_']['columns'], NotInView>;
+export type PersonRow = Omit<UserRow, NotInView>;
 export type NewUserRow = typeof users.$inferInsert;
 
 const live = isNull(users.deletedAt);

@@ -34,7 +34,7 @@ const codeExists = () => fieldError({ teacherCode: ['code_exists'] });
  */
 export async function describeUsers(
   db: Db,
-  rows: readonly repo.UserRow[],
+  rows: readonly repo.PersonRow[],
   editions?: ReadonlyMap<string, { editionId: string }[]>,
 ): Promise<User[]> {
   const teacherIds = rows.flatMap((r) =>
@@ -50,7 +50,7 @@ export async function describeUsers(
 }
 
 /** One user's API view (see `describeUsers`). */
-export async function describeUser(db: Db, row: repo.UserRow): Promise<User> {
+export async function describeUser(db: Db, row: repo.PersonRow): Promise<User> {
   const [user] = await describeUsers(db, [row]);
   if (!user) throw new Error('no view of the user');
   return user;
