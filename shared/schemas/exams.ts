@@ -392,11 +392,14 @@ export const editionStudentChangesSchema = z
   .strict();
 export type EditionStudentChangesInput = z.input<typeof editionStudentChangesSchema>;
 
-/** List query: `?filter=<LoopBack filter JSON>`. */
-export const filterQuerySchema = z.object({
-  filter: z.string().max(MAX_FILTER_LENGTH, 'too_long').optional(),
-});
-/** Count query: `?where=<LoopBack where JSON>`. */
-export const whereQuerySchema = z.object({
-  where: z.string().max(MAX_FILTER_LENGTH, 'too_long').optional(),
-});
+/**
+ * List query: `?filter=<LoopBack filter JSON>`, and nothing else: a parameter the list does
+ * not understand (`?where=` on a list) is refused, never ignored.
+ */
+export const filterQuerySchema = z
+  .object({ filter: z.string().max(MAX_FILTER_LENGTH, 'too_long').optional() })
+  .strict();
+/** Count query: `?where=<LoopBack where JSON>`, and nothing else (`?filter=` is refused). */
+export const whereQuerySchema = z
+  .object({ where: z.string().max(MAX_FILTER_LENGTH, 'too_long').optional() })
+  .strict();
