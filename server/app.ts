@@ -23,7 +23,13 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { serializeError } from './lib/error-log.js';
-import { registerErrorHandler } from './lib/errors.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  MAX_HEADER_BYTES,
+  MAX_PARAM_LENGTH,
+  registerErrorHandler,
+} from './lib/errors.js';
 import type { FileStorage } from './lib/files/storage.js';
 import { startPeriodicJob } from './lib/jobs/periodic.js';
 import type { Mailer } from './lib/mail/mailer.js';
@@ -32,6 +38,7 @@ import { createMailWorker, type MailWorker, runMailWorker } from './lib/mail/wor
 import { createNotices } from './lib/notices.js';
 import { defaultOrigin } from './lib/origin.js';
 import { auditPersonalData, type PersonalDataPart } from './lib/personal-data.js';
+import { registerStatementLimits } from './lib/statement-limits.js';
 import { registerTextInputCheck } from './lib/text-input.js';
 import {
   authMailPreparers,
@@ -199,6 +206,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: loggerOptions(deps),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Long filters travel in the URL (SPEC.md's lists are GETs): see MAX_HEADER_BYTES.
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler,
+    frameworkErrors,
     // Request ids let a support person find one student's request in the logs.
     genReqId: () => crypto.randomUUID(),
     // One line per request, written when it is answered, instead of Fastify's two.
@@ -217,6 +229,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
     }
   });
+
+  // Each route's statements are limited by its class (exam day, request, export).
+  registerStatementLimits(app, API_PREFIX, config.statementTimeouts);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { DEFAULT_STATEMENT_TIMEOUTS, type StatementTimeouts } from './db/statement-timeout.js';
 import { configuredOrigin } from './lib/origin.js';
 
 /**
@@ -14,6 +15,8 @@ export type Config = {
   linkOrigins: string[];
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: each statement's time limit by request class (server/db/statement-timeout.ts). */
+  statementTimeouts: StatementTimeouts;
   logLevel: string;
   trustProxy: boolean;
   admin: { email: string | undefined; password: string | undefined };
@@ -136,6 +139,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((v) => configuredOrigin('LINK_ORIGINS', v)),
     dataDir,
     databaseUrl: str(env.DATABASE_URL),
+    statementTimeouts: {
+      examDayMs: int(env.STATEMENT_TIMEOUT_EXAM_DAY_MS, DEFAULT_STATEMENT_TIMEOUTS.examDayMs),
+      requestMs: int(env.STATEMENT_TIMEOUT_REQUEST_MS, DEFAULT_STATEMENT_TIMEOUTS.requestMs),
+      exportMs: int(env.STATEMENT_TIMEOUT_EXPORT_MS, DEFAULT_STATEMENT_TIMEOUTS.exportMs),
+    },
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: bool(env.TRUST_PROXY, false),
     admin: { email: str(env.ADMIN_EMAIL), password: str(env.ADMIN_PASSWORD) },

@@ -33,6 +33,7 @@ async function main() {
     pgliteDir: path.join(config.dataDir, 'pgdata'),
     poolSize: poolSizePerWorker(workers),
     keepConnections: true,
+    statementTimeoutMs: config.statementTimeouts.examDayMs,
   });
   await migrate(database);
   // Every connection open and exam day's statements planned before the first request.

@@ -53,6 +53,8 @@ export const ERROR_CODES = [
   'APPEAL_NOT_ALLOWED',
   'STORAGE_UNAVAILABLE',
   'PAPER_IMAGE_MISSING',
+  'QUERY_TIMEOUT',
+  'URL_TOO_LONG',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -121,6 +123,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   STORAGE_UNAVAILABLE: 503,
   // A figure of the paper is not in the storage: printing it without would mislead.
   PAPER_IMAGE_MISSING: 409,
+  // A statement ran past its time limit and was stopped, nothing changed: try again (a
+  // narrower filter, or in a moment).
+  QUERY_TIMEOUT: 503,
+  // The request line and headers together, or one path segment, past the server's limits.
+  URL_TOO_LONG: 414,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

@@ -6,8 +6,9 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 import * as schema from './schema.js';
+import { BoundedPool, DEFAULT_STATEMENT_TIMEOUTS } from './statement-timeout.js';
 
 export type Schema = typeof schema;
 /** The database handle every repo takes; a transaction is one too. */
@@ -31,17 +32,20 @@ export type DatabaseOptions = {
   poolSize?: number;
   /** Keeps every connection the pool opened (the server; tests let idle ones go). */
   keepConnections?: boolean;
+  /** PostgreSQL: every connection's own statement limit (statement-timeout.ts, `examDay`). */
+  statementTimeoutMs?: number;
 };
 
 /** PostgreSQL when a URL is given, else PGlite persisted under `pgliteDir`. */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const max = opts.poolSize ?? 20;
-    const pool = new pg.Pool({
+    const pool = new BoundedPool({
       connectionString: opts.databaseUrl,
       max,
       min: opts.keepConnections ? max : 0,
       idleTimeoutMillis: 30_000,
+      statementTimeoutMs: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUTS.examDayMs,
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});

@@ -5,6 +5,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './client.js';
+import { withStatementTimeout } from './statement-timeout.js';
 
 export const migrationsFolder = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -22,6 +23,12 @@ export async function migrate(database: Database): Promise<void> {
   }
   const pool = database.pool;
   if (!pool) throw new Error('PostgreSQL database without a pool');
+  // No limit: waiting for another instance's migration, or building an index on a big table,
+  // may take longer than any request's statement may.
+  await withStatementTimeout(0, () => migrateLocked(database, pool));
+}
+
+async function migrateLocked(database: Database, pool: NonNullable<Database['pool']>) {
   const lock = await pool.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import {
   ERROR_STATUS,
@@ -9,6 +10,7 @@ import {
   type FieldErrors,
   type ValidationIssue,
 } from '../../shared/errors.js';
+import { QUERY_CANCELED } from '../db/statement-timeout.js';
 
 /** The one error type services throw: a stable code (shared/errors.ts) and optional details. */
 export class AppError extends Error {
@@ -93,6 +95,15 @@ function fromValidationItem(v: FastifyValidationItem, sent: unknown): Validation
   return { code: missing ? 'required' : asFieldCode(v.message ?? 'invalid'), path };
 }
 
+/** PostgreSQL cancelled a statement past its `statement_timeout` (SQLSTATE 57014). */
+function isStatementTimeout(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth += 1) {
+    if ((e as { code?: unknown }).code === QUERY_CANCELED) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 const body = (
   statusCode: number,
   code: ErrorCode,
@@ -150,6 +161,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return reply.status(status).send(body(status, 'CLIENT_ERROR', fe.message));
     }
+    if (isStatementTimeout(error)) {
+      request.log.warn({ err: error }, 'statement timeout');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send(body(503, 'QUERY_TIMEOUT', 'The request took too long; try again'));
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(body(500, 'GENERAL_ERROR', 'An error has occurred'));
   });
@@ -159,4 +177,54 @@ export function registerErrorHandler(app: FastifyInstance): void {
       .status(404)
       .send(body(404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));
   });
+}
+
+/**
+ * The longest request line plus headers Node reads (its default is 16 KiB). A list's `filter`
+ * may hold 100,000 characters of JSON; percent-encoded, its punctuation takes three bytes
+ * each, so a URL carrying the longest filter fits with room for the headers.
+ */
+export const MAX_HEADER_BYTES = 320 * 1024;
+/** The longest single path segment (`/users/{email}`, ids) the router takes. */
+export const MAX_PARAM_LENGTH = 500;
+
+const rawReply = (socket: Socket, status: number, payload: ErrorBody) => {
+  const json = JSON.stringify(payload);
+  const reason = status === 414 ? 'URI Too Long' : 'Bad Request';
+  socket.write(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(json)}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${json}`,
+  );
+};
+
+/**
+ * Requests Node refuses before Fastify sees them (a request line and headers past
+ * MAX_HEADER_BYTES, a malformed request) are answered in the usual error envelope too:
+ * URL_TOO_LONG (414) and CLIENT_ERROR (400).
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      rawReply(socket, 414, body(414, 'URL_TOO_LONG', 'Request line and headers too long'));
+    } else {
+      rawReply(socket, 400, body(400, 'CLIENT_ERROR', 'Malformed request'));
+    }
+  }
+  socket.destroy(error);
+}
+
+/** The router's own refusals (a path segment too long, a broken URL), in the envelope. */
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.status(414).send(body(414, 'URL_TOO_LONG', 'Path segment too long'));
+    return;
+  }
+  const status =
+    typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 400;
+  reply.status(status).send(body(status, 'CLIENT_ERROR', 'Malformed request'));
 }

@@ -1,0 +1,96 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+
+/**
+ * Every statement a request runs has a time limit (PostgreSQL's `statement_timeout`), by the
+ * request's class:
+ *
+ * - `examDay` — the connection's own default, set when it opens (a startup parameter: no
+ *   statement, no round trip). Exam day's hot statements go straight to the pool
+ *   (server/lib/hot-statement.ts), as do the sweeper and every job, and so run under it as
+ *   they are: the fast path pays nothing for the limit.
+ * - `request` — every other API route (lists, counts, forms): a moderate limit.
+ * - `export` — spreadsheets, CSV and archives, which read whole lists: a longer one.
+ *
+ * A route's class is decided once, when it is registered (app.ts); its handler then runs
+ * inside `withStatementTimeout`, and a connection the pool hands out there gets the class's
+ * limit with one `set` and gives it back with one `reset` before returning to the pool. So a
+ * list pays two short round trips per checkout, exam day none. A statement past its limit is
+ * cancelled by PostgreSQL (SQLSTATE 57014) and the request answers 503 QUERY_TIMEOUT.
+ *
+ * PGlite runs in this process on one thread and has no timer to cancel a statement with: there
+ * a statement's cost is bounded before it runs instead (the filter's pattern limits,
+ * server/lib/filter/regexp.ts), and these limits do not apply.
+ */
+export type StatementTimeouts = { examDayMs: number; requestMs: number; exportMs: number };
+
+export const DEFAULT_STATEMENT_TIMEOUTS: StatementTimeouts = {
+  examDayMs: 5_000,
+  requestMs: 15_000,
+  exportMs: 120_000,
+};
+
+/** PostgreSQL's SQLSTATE for a statement cancelled by its timeout (or by a cancel request). */
+export const QUERY_CANCELED = '57014';
+
+const limitOfRequest = new AsyncLocalStorage<number>();
+
+/** Runs `work` with its statements limited to `ms` (on PostgreSQL, see the file comment). */
+export function withStatementTimeout<T>(ms: number, work: () => T): T {
+  return limitOfRequest.run(ms, work);
+}
+
+const whole = (ms: number) => {
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`bad statement timeout ${ms}`);
+  return ms;
+};
+
+type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: () => void) => void;
+
+/**
+ * The pool: connections open with the `examDay` limit; one handed out inside
+ * `withStatementTimeout` carries that limit until it is released.
+ */
+export class BoundedPool extends pg.Pool {
+  constructor(config: pg.PoolConfig & { statementTimeoutMs: number }) {
+    const { statementTimeoutMs, ...rest } = config;
+    super({ ...rest, statement_timeout: whole(statementTimeoutMs) });
+  }
+
+  // pg-pool calls connect(callback) itself for pool.query; both forms are kept.
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
+    const ms = limitOfRequest.getStore();
+    if (ms === undefined) {
+      if (!callback) return super.connect();
+      super.connect(callback as never);
+      return undefined;
+    }
+    const limited = super.connect().then(async (client) => {
+      try {
+        await client.query(`set statement_timeout = ${whole(ms)}`);
+      } catch (err) {
+        client.release(err instanceof Error ? err : true);
+        throw err;
+      }
+      const release = client.release;
+      client.release = (err?: Error | boolean) => {
+        client.release = release;
+        if (err) return release(err);
+        // Back to the connection's own limit before anyone else gets it.
+        client.query('reset statement_timeout').then(
+          () => release(),
+          (resetError: unknown) => release(resetError instanceof Error ? resetError : true),
+        );
+      };
+      return client;
+    });
+    if (!callback) return limited;
+    limited.then(
+      (client) => callback(undefined, client, () => client.release()),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
+    );
+    return undefined;
+  }
+}
