@@ -48,7 +48,8 @@ export async function createBenchDatabase(prefix: string): Promise<BenchDatabase
   const u = new URL(base);
   u.pathname = `/${name}`;
   const url = u.toString();
-  const database = await openDatabase({ databaseUrl: url, poolSize: 4 });
+  // Seeding a large world is no request: no statement limit.
+  const database = await openDatabase({ databaseUrl: url, poolSize: 4, statementTimeoutMs: 0 });
   try {
     await migrate(database);
     const pool = database.pool;

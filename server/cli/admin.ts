@@ -26,6 +26,8 @@ const config = loadConfig();
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   pgliteDir: path.join(config.dataDir, 'pgdata'),
+  // An operator's tool, not a request: its statements have no time limit.
+  statementTimeoutMs: 0,
 });
 try {
   await migrate(database);
