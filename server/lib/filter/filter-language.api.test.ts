@@ -154,9 +154,11 @@ describe('patterns are normalised first, then checked as they will run', () => {
 describe('nothing runs unbounded', () => {
   it('refuses or runs fast what took seconds, while /health answers at once', async () => {
     const long = 'a'.repeat(100);
-    // Each of these used to become a back-reference or a nested quantifier once normalised;
-    // on the embedded database one of them held every request for half a minute.
-    const patterns = ['(a|aa)*\\^1x', '((a|b)*)*\\^1x', '(a|aa)\u0301*\\^1x', '(a+)\u0301+\\^1x'];
+    // A caret the old normaliser stripped made `\^6` the back-reference `\6`: on a
+    // 100-character name this pattern runs for minutes (on the embedded database holding every
+    // other request). Now the caret stays a literal caret, and a back-reference is refused.
+    const groups = '(.*)(.*)(.*)(.*)(.*)(.*)';
+    const patterns = [`${groups}\\^6\\^5\\^4\\^3\\^2\\^1$`, `${groups}\\6\\5\\4\\3\\2\\1$`];
     const started = Date.now();
     const lists = Promise.all(
       patterns.map((regexp) => students({ familyName: { regexp }, givenName: 'test' })),
@@ -167,10 +169,8 @@ describe('nothing runs unbounded', () => {
       return { status: res.statusCode, ms: Date.now() - begin };
     })();
     const [answers, ping] = await Promise.all([lists, health]);
-    for (const res of answers) expect([200, 400]).toContain(res.statusCode);
-    expect(answers.every((res) => res.statusCode !== 200 || familyNames(res).length === 0)).toBe(
-      true,
-    );
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 400]);
+    expect(familyNames(answers[0] as LightMyRequestResponse)).toEqual([]);
     expect(ping.status).toBe(200);
     expect(ping.ms).toBeLessThan(2_000);
     expect(Date.now() - started).toBeLessThan(10_000);
