@@ -30,6 +30,15 @@ import {
   RankingPage,
   RulesPage,
 } from '../features/rankings/index.js';
+import {
+  AppealEntryPage,
+  AppealListPage,
+  PhaseReviewPanel,
+  ProgressPage,
+  ReviewEntryPage,
+  ReviewListPage,
+  StudentResultPage,
+} from '../features/reviews/index.js';
 import { TestPaperPage, TestsPage } from '../features/tests/index.js';
 import { StudentAnswersPage, TestStudentsPage } from '../features/uploads/index.js';
 import { ProfilePage, StudentsPage, TeachersPage } from '../features/users/index.js';
@@ -79,7 +88,10 @@ export const router = createBrowserRouter([
       { path: 'examene', element: guarded(MEMBER, <ExamsPage />) },
       { path: 'examene/:examId', element: guarded(STAFF, <ExamDetailPage />) },
       { path: 'examene/:examId/editii/:editionId', element: guarded(STAFF, <EditionPage />) },
-      { path: phase, element: guarded(STAFF, <PhasePage />) },
+      {
+        path: phase,
+        element: guarded(STAFF, <PhasePage reviewSection={<PhaseReviewPanel />} />),
+      },
       { path: `${phase}/tests`, element: guarded(STAFF, <TestsPage />) },
       { path: `${phase}/test/:testId`, element: guarded(STAFF, <TestStudentsPage />) },
       {
@@ -112,7 +124,13 @@ export const router = createBrowserRouter([
         path: 'tests/clasament/:examId/:editionId/:phaseId',
         element: guarded(STUDENT, <PublishedRankingPage />),
       },
-      { path: 'teste/:testId/rezultat', element: soon(STUDENT, 'pages.testResult') },
+      // Marking and appeals: the phase's markers reach them without seeing the phase itself.
+      { path: `${phase}/corectare`, element: guarded(STAFF, <ReviewListPage />) },
+      { path: `${phase}/corectare/:reviewId`, element: guarded(STAFF, <ReviewEntryPage />) },
+      { path: `${phase}/contestatii`, element: guarded(STAFF, <AppealListPage />) },
+      { path: `${phase}/contestatii/:reviewId`, element: guarded(STAFF, <AppealEntryPage />) },
+      { path: `${phase}/progres-corectare`, element: guarded(STAFF, <ProgressPage />) },
+      { path: 'teste/:testId/rezultat', element: guarded(STUDENT, <StudentResultPage />) },
       { path: 'test/inscriere', element: guarded(STUDENT, <SignUpPage />) },
       {
         path: 'inregistrare/profesor',

@@ -6,7 +6,7 @@ import Lock from '@mui/icons-material/Lock';
 import Quiz from '@mui/icons-material/Quiz';
 import Rule from '@mui/icons-material/Rule';
 import { Box, Button, FormControlLabel, Paper, Stack, Switch, Typography } from '@mui/material';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Edition, Exam, Phase } from '../../../../shared/schemas/exams.js';
@@ -28,8 +28,11 @@ import { formatDateTime } from './format.js';
 import { canManage, canSetResults } from './rights.js';
 import { useReport } from './use-report.js';
 
-/** /examene/{examId}/editii/{editionId}/phases/{phaseId}: the phase and its students. */
-export function PhasePage() {
+/**
+ * /examene/{examId}/editii/{editionId}/phases/{phaseId}: the phase and its students;
+ * `reviewSection` is the marking section the app puts in (the reviews feature's).
+ */
+export function PhasePage({ reviewSection }: { reviewSection?: ReactNode }) {
   const { examId = '', editionId = '', phaseId = '' } = useParams();
   const exam = useExam(examId);
   const edition = useEdition({ examId, editionId });
@@ -42,10 +45,19 @@ export function PhasePage() {
       />
     );
   }
-  return <PhaseDetail exam={exam.data} edition={edition.data} phase={phase.data} />;
+  return (
+    <PhaseDetail
+      exam={exam.data}
+      edition={edition.data}
+      phase={phase.data}
+      reviewSection={reviewSection}
+    />
+  );
 }
 
-function PhaseDetail({ exam, edition, phase }: { exam: Exam; edition: Edition; phase: Phase }) {
+type DetailProps = { exam: Exam; edition: Edition; phase: Phase; reviewSection?: ReactNode };
+
+function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
   const { t, i18n } = useTranslation();
   const report = useReport();
   const ids = { examId: exam._id, editionId: edition._id, phaseId: phase._id };
@@ -196,6 +208,7 @@ function PhaseDetail({ exam, edition, phase }: { exam: Exam; edition: Edition; p
           label={t('exams.phases.registrationSwitch')}
         />
       </Paper>
+      {reviewSection}
       <PhaseStudents exam={exam} phase={phase} />
       {canSetResults(exam) && <DiplomaZipPanel ids={ids} isClosed={!isOpen} />}
       {exam.myRole === 'coordinator' && (

@@ -1,3 +1,4 @@
+import Assessment from '@mui/icons-material/Assessment';
 import CloudUpload from '@mui/icons-material/CloudUpload';
 import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import PlayArrow from '@mui/icons-material/PlayArrow';
@@ -150,6 +151,22 @@ function MyTestCard({ test }: { test: MyTest }) {
 
 function MyTestAction({ test }: { test: MyTest }) {
   const { t } = useTranslation();
+  if (test.state === 'result_available') {
+    // The score item by item, and the way to appeal one (SPEC.md §2 /teste/{testId}/rezultat).
+    return (
+      <CardActions sx={{ px: 2, pb: 2 }}>
+        <Button
+          component={Link}
+          to={`/teste/${encodeURIComponent(test.testId)}/rezultat`}
+          variant="outlined"
+          startIcon={<Assessment />}
+          aria-label={t('myTests.resultOf', { name: test.name })}
+        >
+          {t('myTests.result')}
+        </Button>
+      </CardActions>
+    );
+  }
   const to = `/test/${encodeURIComponent(test.testId)}`;
   let label: string | undefined;
   if (test.type === 'hybrid') {

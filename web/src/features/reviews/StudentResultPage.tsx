@@ -1,0 +1,254 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Gavel from '@mui/icons-material/Gavel';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  type ChipProps,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  LinearProgress,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import {
+  MAX_APPEAL_REASON_LENGTH,
+  type StudentResult,
+  type StudentReviewItem,
+} from '../../../../shared/schemas/reviews.js';
+import { ApiError } from '../../api/client.js';
+import { useSnackbar } from '../../lib/snackbar.js';
+import { useFileAppeal, useStudentResult } from './api/student-result.js';
+import { formatWhen } from './components/format.js';
+import { formatMark } from './mark-form.js';
+
+/** `/teste/{testId}/rezultat`: the student's score item by item, and their appeals. */
+export function StudentResultPage() {
+  const { t } = useTranslation();
+  const { testId = '' } = useParams();
+  const result = useStudentResult(testId);
+  if (!result.data) {
+    if (!result.error) return <LinearProgress aria-label={t('list.loading')} />;
+    const code = result.error instanceof ApiError ? result.error.code : 'GENERAL_ERROR';
+    return (
+      <Alert
+        severity={code === 'NOT_FOUND' ? 'info' : 'error'}
+        action={
+          <Button component={Link} to="/tests" color="inherit" size="small">
+            {t('result.back')}
+          </Button>
+        }
+      >
+        {code === 'NOT_FOUND'
+          ? t('result.none')
+          : t(`errors.${code}`, { defaultValue: t('errors.GENERAL_ERROR') })}
+      </Alert>
+    );
+  }
+  return <ResultView testId={testId} result={result.data} />;
+}
+
+/** What an item shows under its score: its appeal, or that it is still being marked. */
+export function appealLabel(
+  item: StudentReviewItem,
+): { key: string; color: ChipProps['color'] } | null {
+  if (item.appealStatus === 'pending') return { key: 'status_appeal_pending', color: 'warning' };
+  if (item.appealStatus === 'resolved') {
+    return {
+      key: item.appealOutcome === 'changed' ? 'result.appealChanged' : 'result.appealKept',
+      color: 'success',
+    };
+  }
+  if (item.finalScore === null) return { key: 'status_appeal_none', color: 'default' };
+  return null;
+}
+
+function ResultView({ testId, result }: { testId: string; result: StudentResult }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const [appealing, setAppealing] = useState<StudentReviewItem | null>(null);
+  const total = result.items.reduce((s, i) => s + Math.round(i.maxScore * 100), 0) / 100;
+  const windowText = (() => {
+    if (!result.appealStartDate || !result.appealEndDate) return t('result.window.none');
+    const values = {
+      start: formatWhen(result.appealStartDate, lang),
+      end: formatWhen(result.appealEndDate, lang),
+    };
+    if (result.appealOpen) return t('result.window.open', values);
+    return new Date(result.appealStartDate).getTime() > Date.now()
+      ? t('result.window.later', values)
+      : t('result.window.closed', values);
+  })();
+  return (
+    <Stack spacing={2}>
+      <Box>
+        <Button component={Link} to="/tests" startIcon={<ArrowBack />} size="small" sx={{ mb: 1 }}>
+          {t('result.back')}
+        </Button>
+        <Typography variant="h5" component="h1">
+          {result.testName}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {t('pages.testResult')}
+        </Typography>
+      </Box>
+      <Paper sx={{ p: 2 }} component="section" aria-label={t('result.summary')}>
+        <Typography variant="h4" component="p" sx={{ fontWeight: 700 }} data-testid="result-score">
+          {result.score === null
+            ? t('result.noScore')
+            : t('result.score', {
+                score: formatMark(result.score, lang),
+                total: formatMark(total, lang),
+              })}
+        </Typography>
+        {result.scoreState && (
+          <Typography
+            color={result.scoreState === 'final' ? 'success.main' : 'warning.dark'}
+            sx={{ fontWeight: 500 }}
+          >
+            {t(`result.state.${result.scoreState}`)}
+          </Typography>
+        )}
+        <Alert severity={result.appealOpen ? 'info' : 'warning'} sx={{ mt: 1.5 }} icon={<Gavel />}>
+          {windowText}
+        </Alert>
+      </Paper>
+      <Stack
+        component="ol"
+        spacing={1}
+        sx={{ listStyle: 'none', p: 0, m: 0 }}
+        aria-label={t('result.items')}
+      >
+        {result.items.map((item) => {
+          const label = appealLabel(item);
+          const name = t('reviews.itemN', { n: item.itemIndexInTest + 1 });
+          return (
+            <Paper
+              component="li"
+              key={item.itemId}
+              aria-label={name}
+              sx={{ p: 2, display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}
+            >
+              <Box sx={{ flex: 1, minWidth: 140 }}>
+                <Typography sx={{ fontWeight: 600 }}>{name}</Typography>
+                <Typography variant="h6" component="p">
+                  {item.finalScore === null
+                    ? t('result.waiting')
+                    : t('result.itemScore', {
+                        score: formatMark(item.finalScore, lang),
+                        max: formatMark(item.maxScore, lang),
+                      })}
+                </Typography>
+              </Box>
+              {label && <Chip color={label.color} label={t(label.key)} />}
+              {item.canChallenge && (
+                <Button
+                  variant="outlined"
+                  startIcon={<Gavel />}
+                  onClick={() => setAppealing(item)}
+                  aria-label={t('result.appealItem', { name })}
+                >
+                  {t('result.appeal')}
+                </Button>
+              )}
+            </Paper>
+          );
+        })}
+      </Stack>
+      <AppealDialog testId={testId} item={appealing} onClose={() => setAppealing(null)} />
+    </Stack>
+  );
+}
+
+function AppealDialog({
+  testId,
+  item,
+  onClose,
+}: {
+  testId: string;
+  item: StudentReviewItem | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const isPhone = useMediaQuery(theme.breakpoints.down('sm'));
+  const { notify } = useSnackbar();
+  const titleId = useId();
+  const appeal = useFileAppeal(testId);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const name = item ? t('reviews.itemN', { n: item.itemIndexInTest + 1 }) : '';
+
+  const close = () => {
+    setReason('');
+    setError(null);
+    onClose();
+  };
+
+  const handleSubmit = async () => {
+    if (!item) return;
+    const text = reason.trim();
+    if (!text) return setError('error_required');
+    if (text.length < 3) return setError('error_too_short');
+    if (text.length > MAX_APPEAL_REASON_LENGTH) return setError('error_too_long');
+    setError(null);
+    try {
+      await appeal.mutateAsync({ itemId: item.itemId, reason: text });
+      notify('msg_challenge_item_success', 'success');
+      close();
+    } catch (e) {
+      const field = e instanceof ApiError ? e.fieldErrors.reason?.[0] : undefined;
+      if (field) return setError(`error_${field}`);
+      notify(
+        e instanceof ApiError && e.code === 'APPEAL_NOT_ALLOWED'
+          ? 'errors.APPEAL_NOT_ALLOWED'
+          : 'msg_challenge_item_error',
+        'error',
+      );
+    }
+  };
+
+  return (
+    <Dialog
+      open={item !== null}
+      onClose={close}
+      aria-labelledby={titleId}
+      fullScreen={isPhone}
+      fullWidth
+      maxWidth="sm"
+    >
+      <DialogTitle id={titleId}>{t('result.appealTitle', { name })}</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>{t('result.appealHint')}</DialogContentText>
+        <TextField
+          label={t('result.reason')}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          multiline
+          minRows={4}
+          fullWidth
+          autoFocus
+          error={error !== null}
+          helperText={error ? t(error) : t('result.reasonHint')}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={close}>{t('common.cancel')}</Button>
+        <Button variant="contained" disabled={appeal.isPending} onClick={() => void handleSubmit()}>
+          {t('result.send')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
