@@ -29,7 +29,6 @@ import {
 import { type Column, PagedTable } from '../../components/list/PagedTable.js';
 import type { PhaseIds } from '../../components/phase/get-phase-context.js';
 import { useEntries, useEntryCount } from './api/get-entries.js';
-import { listTypeOf } from './EntryPage.js';
 import { formatMark } from './mark-form.js';
 import {
   type EntryKind,
@@ -38,6 +37,7 @@ import {
   phasePagePath,
   progressPagePath,
 } from './paths.js';
+import { listTypeOf } from './review-rules.js';
 
 /** `…/phases/{phaseId}/corectare`: the papers to mark, to mediate, and mediations waiting. */
 export function ReviewListPage() {

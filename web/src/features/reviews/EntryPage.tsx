@@ -17,14 +17,12 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { MAX_PAGE_SIZE } from '../../../../shared/constants.js';
-import {
-  APPEAL_LIST_TYPES,
-  type AppealDetail,
-  type AppealListType,
-  type Mark,
-  type MarkInput,
-  REVIEW_LIST_TYPES,
-  type ReviewDetail,
+import type {
+  AppealDetail,
+  AppealListType,
+  Mark,
+  MarkInput,
+  ReviewDetail,
 } from '../../../../shared/schemas/reviews.js';
 import type { PhaseIds } from '../../components/phase/get-phase-context.js';
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
@@ -42,6 +40,7 @@ import { QuestionPanel } from './components/QuestionPanel.js';
 import { useShortcuts } from './keyboard.js';
 import { markRefusal } from './mark-form.js';
 import { type EntryKind, entryListPagePath, entryPagePath } from './paths.js';
+import { listTypeOf } from './review-rules.js';
 
 /** `…/phases/{phaseId}/corectare/{reviewId}`: a paper to mark or mediate. */
 export function ReviewEntryPage() {
@@ -51,13 +50,6 @@ export function ReviewEntryPage() {
 /** `…/phases/{phaseId}/contestatii/{reviewId}`: an appealed item to re-mark, mediate or decide. */
 export function AppealEntryPage() {
   return <EntryPage kind="appeals" />;
-}
-
-/** The list type the paper was opened from (`?tip=`), which next and previous walk through. */
-export function listTypeOf(kind: EntryKind, value: string | null): AppealListType {
-  const types: readonly AppealListType[] =
-    kind === 'reviews' ? REVIEW_LIST_TYPES : APPEAL_LIST_TYPES;
-  return types.find((ty) => ty === value) ?? 'REVIEW_ITEMS';
 }
 
 function EntryPage({ kind }: { kind: EntryKind }) {
@@ -230,7 +222,7 @@ function EntryScreen({ ids, kind, type, detail, isRefreshing, onReload }: Screen
             </Button>
           }
         >
-          {t('errors.REVIEW_CHANGED')} {t('reviews.reloaded')}
+          {t('reviews.reloaded')}
         </Alert>
       )}
       <Grid container spacing={2}>

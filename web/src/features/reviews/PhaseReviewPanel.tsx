@@ -29,20 +29,7 @@ import { useSnackbar } from '../../lib/snackbar.js';
 import { useBankQuestion } from './api/get-question.js';
 import { useStartReview } from './api/start-review.js';
 import { entryListPagePath, progressPagePath, questionTeachersPagePath } from './paths.js';
-
-/** The missing fields of the refusal, per question, in the order the server named them. */
-export function missingByQuestion(details: unknown) {
-  const out = new Map<string, InsufficientTeachersDetail['field'][]>();
-  if (!Array.isArray(details)) return out;
-  for (const d of details as InsufficientTeachersDetail[]) {
-    if (!d || typeof d.itemId !== 'string') continue;
-    if (d.field !== 'mediatorTeacher' && d.field !== 'gradingTeachers') continue;
-    const fields = out.get(d.itemId) ?? [];
-    if (!fields.includes(d.field)) fields.push(d.field);
-    out.set(d.itemId, fields);
-  }
-  return out;
-}
+import { missingByQuestion } from './review-rules.js';
 
 /**
  * The phase page's marking section: whether marking has started, the button that starts it

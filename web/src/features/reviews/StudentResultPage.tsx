@@ -5,7 +5,6 @@ import {
   Box,
   Button,
   Chip,
-  type ChipProps,
   Dialog,
   DialogActions,
   DialogContent,
@@ -32,6 +31,7 @@ import { useSnackbar } from '../../lib/snackbar.js';
 import { useFileAppeal, useStudentResult } from './api/student-result.js';
 import { formatWhen } from './components/format.js';
 import { formatMark } from './mark-form.js';
+import { appealLabel } from './review-rules.js';
 
 /** `/teste/{testId}/rezultat`: the student's score item by item, and their appeals. */
 export function StudentResultPage() {
@@ -57,21 +57,6 @@ export function StudentResultPage() {
     );
   }
   return <ResultView testId={testId} result={result.data} />;
-}
-
-/** What an item shows under its score: its appeal, or that it is still being marked. */
-export function appealLabel(
-  item: StudentReviewItem,
-): { key: string; color: ChipProps['color'] } | null {
-  if (item.appealStatus === 'pending') return { key: 'status_appeal_pending', color: 'warning' };
-  if (item.appealStatus === 'resolved') {
-    return {
-      key: item.appealOutcome === 'changed' ? 'result.appealChanged' : 'result.appealKept',
-      color: 'success',
-    };
-  }
-  if (item.finalScore === null) return { key: 'status_appeal_none', color: 'default' };
-  return null;
 }
 
 function ResultView({ testId, result }: { testId: string; result: StudentResult }) {

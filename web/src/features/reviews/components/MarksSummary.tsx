@@ -6,6 +6,7 @@ import { formatMark } from '../mark-form.js';
 type Row = { key: string; label: string; value: string; note?: string | null; strong?: boolean };
 
 function MarkRows({ rows, label }: { rows: Row[]; label: string }) {
+  const hasNotes = rows.some((r) => r.note);
   return (
     <Table size="small" aria-label={label}>
       <TableBody>
@@ -20,9 +21,11 @@ function MarkRows({ rows, label }: { rows: Row[]; label: string }) {
             >
               {r.value}
             </TableCell>
-            <TableCell sx={{ pr: 0, color: 'text.secondary', width: '50%' }}>
-              {r.note ?? ''}
-            </TableCell>
+            {hasNotes && (
+              <TableCell sx={{ pr: 0, color: 'text.secondary', width: '45%' }}>
+                {r.note ?? ''}
+              </TableCell>
+            )}
           </TableRow>
         ))}
       </TableBody>
