@@ -25,6 +25,7 @@ import {
   type PhaseIds,
   usePhaseContext,
 } from '../../components/phase/get-phase-context.js';
+import { Statement } from '../../components/statement/Statement.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useBankQuestion } from './api/get-question.js';
 import { useStartReview } from './api/start-review.js';
@@ -166,32 +167,23 @@ function MissingQuestion({
 }) {
   const { t } = useTranslation();
   const question = useBankQuestion(ids, itemId);
-  const text = question.data ? excerpt(question.data.itemQ) : t('reviews.start.question');
   return (
-    <ListItem disableGutters sx={{ display: 'block' }}>
-      <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
-        {text}
-      </Typography>
+    <ListItem
+      disableGutters
+      sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}
+    >
+      <Box sx={{ flex: 1, minWidth: 200, maxHeight: '3.2em', overflow: 'hidden', fontWeight: 600 }}>
+        {question.data ? (
+          <Statement markdown={question.data.itemQ} inline />
+        ) : (
+          t('reviews.start.question')
+        )}
+      </Box>
       {fields.map((field) => (
-        <Link
-          key={field}
-          component={RouterLink}
-          to={questionTeachersPagePath(ids, itemId, field)}
-          sx={{ ml: 1.5 }}
-        >
+        <Link key={field} component={RouterLink} to={questionTeachersPagePath(ids, itemId, field)}>
           {t(`reviews.start.missing.${field}`)}
         </Link>
       ))}
     </ListItem>
   );
-}
-
-/** The first words of a statement, without its Markdown and formulas' dollars. */
-function excerpt(markdown: string, max = 70) {
-  const text = markdown
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/[*_`#>$\\]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -27,6 +27,7 @@ import {
   type StudentReviewItem,
 } from '../../../../shared/schemas/reviews.js';
 import { ApiError } from '../../api/client.js';
+import { ScoreSummary } from '../../components/ScoreSummary.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useFileAppeal, useStudentResult } from './api/student-result.js';
 import { formatWhen } from './components/format.js';
@@ -89,21 +90,19 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
         </Typography>
       </Box>
       <Paper sx={{ p: 2 }} component="section" aria-label={t('result.summary')}>
-        <Typography variant="h4" component="p" sx={{ fontWeight: 700 }} data-testid="result-score">
-          {result.score === null
-            ? t('result.noScore')
-            : t('result.score', {
-                score: formatMark(result.score, lang),
-                total: formatMark(total, lang),
-              })}
-        </Typography>
-        {result.scoreState && (
-          <Typography
-            color={result.scoreState === 'final' ? 'success.main' : 'warning.dark'}
-            sx={{ fontWeight: 500 }}
-          >
-            {t(`result.state.${result.scoreState}`)}
+        {result.score === null ? (
+          <Typography variant="h5" component="p" sx={{ fontWeight: 700 }}>
+            {t('result.noScore')}
           </Typography>
+        ) : (
+          <ScoreSummary
+            score={result.score}
+            totalScore={total}
+            scoreState={result.scoreState}
+            awaitingItems={result.items.filter((i) => i.finalScore === null).length}
+            variant="h4"
+            testId="result-score"
+          />
         )}
         <Alert severity={result.appealOpen ? 'info' : 'warning'} sx={{ mt: 1.5 }} icon={<Gavel />}>
           {windowText}

@@ -1,6 +1,7 @@
 import type { FieldCode } from '../../../../shared/errors.js';
 import { isInStep, type RubricCriterion } from '../../../../shared/schemas/reviews.js';
 import { ApiError } from '../../api/client.js';
+import { formatScore } from '../../lib/scores.js';
 
 /**
  * The mark form's rules, as the server keeps them (shared/schemas/reviews.ts): a mark is a
@@ -59,9 +60,7 @@ export const formatMarkInput = (mark: number, language: string) =>
 
 /** A mark or score in text ('7,5'); '—' when unknown. */
 export const formatMark = (mark: number | null | undefined, language: string) =>
-  mark === null || mark === undefined
-    ? '—'
-    : new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(mark);
+  mark === null || mark === undefined ? '—' : formatScore(mark, language);
 
 /** What a refused mark should say: a conflict, a closed entry, a field, or the generic key. */
 export function markRefusal(

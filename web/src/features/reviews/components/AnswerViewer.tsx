@@ -203,8 +203,10 @@ export function AnswerViewer({ ids, kind, reviewId, answerId, pages, text, submi
             overflow: 'auto',
             bgcolor: 'grey.200',
             borderRadius: 1,
-            display: 'grid',
-            placeItems: url.data ? 'start center' : 'center',
+            // A page zoomed wider than the box scrolls from its left edge: centred with auto
+            // margins (which never push it out of reach), not by the grid.
+            display: url.data ? 'block' : 'grid',
+            placeItems: 'center',
           }}
         >
           {url.isPending && <CircularProgress aria-label={t('list.loading')} />}
@@ -256,7 +258,7 @@ function RotatedImage(props: { src: string; alt: string; zoom: number; rotation:
   return (
     <Box
       ref={frame}
-      sx={{ position: 'relative', width: boxWidth, height: boxHeight, m: 1, flexShrink: 0 }}
+      sx={{ position: 'relative', width: boxWidth, height: boxHeight, my: 1, mx: 'auto' }}
     >
       <Box
         component="img"

@@ -77,7 +77,11 @@ export function ReviewSummary({ marks, info }: { marks: Mark[]; info: ReviewInfo
       strong: true,
     });
   }
-  const hidden = marks.filter((m) => !m.isMine).length === 0 && info.status === 'marking';
+  // Until they give theirs, a reviewer sees the other mark left out or without its score.
+  const hidden =
+    info.status === 'marking' &&
+    marks.every((m) => m.isMine || m.reviewerScore === null) &&
+    marks.some((m) => m.isMine);
   return (
     <Stack spacing={1}>
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
