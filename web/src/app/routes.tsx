@@ -50,7 +50,6 @@ import { AuthLayout } from './layout/AuthLayout.js';
 import { BareLayout } from './layout/BareLayout.js';
 import { HomePage } from './pages/HomePage.js';
 import { LogoutPage } from './pages/LogoutPage.js';
-import { PlaceholderPage } from './pages/PlaceholderPage.js';
 
 const ALL = ['student', 'teacher', 'admin'] as const;
 const STAFF = { roles: ['teacher', 'admin'], registered: true, active: true } satisfies Access;
@@ -59,8 +58,6 @@ const MEMBER = { roles: ALL, registered: true, active: true } satisfies Access;
 const ADMIN = { roles: ['admin'], registered: true, active: true } satisfies Access;
 
 const guarded = (access: Access, element: ReactNode) => <Guard access={access}>{element}</Guard>;
-const soon = (access: Access, titleKey: string) =>
-  guarded(access, <PlaceholderPage titleKey={titleKey} />);
 
 /** Guests on `/` get the welcome screen without the app frame; everyone else gets the frame. */
 function Shell() {
