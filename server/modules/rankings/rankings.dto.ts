@@ -10,9 +10,6 @@ import { type PhaseTiming, resultState } from '../results/index.js';
 import type { RankedRow } from './rankings.repo.js';
 
 /** What decides a row's state: the phase's appeal window and whether it is closed. */
-/** A result's state in a ranking: the results module's rule (a closed phase is final). */
-export const rankingState = resultState;
-export type { PhaseTiming };
 
 /** The staff's view of a ranked student. */
 export function toStaffRow(
@@ -32,7 +29,7 @@ export function toStaffRow(
     rank: row.rank,
     rankedInGrade: row.rankedInGrade,
     total: row.total,
-    scoreState: rankingState(row.awaitingItems, phase, now),
+    scoreState: resultState(row.awaitingItems, phase, now),
     status: row.status,
     prize: row.prize,
     isMe: row.studentId === actorId,
@@ -76,7 +73,7 @@ export function toPublishedRow(
     rank: row.rank,
     rankedInGrade: row.rankedInGrade,
     total: row.total,
-    scoreState: rankingState(row.awaitingItems, phase, now),
+    scoreState: resultState(row.awaitingItems, phase, now),
     status: null,
     prize: row.prize,
     isMe: row.studentId === actorId,

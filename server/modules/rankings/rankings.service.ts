@@ -14,21 +14,14 @@ import { forbidden, validationFailed } from '../../lib/errors.js';
 import { parseFilter, parseWhere, projectFields } from '../../lib/filter/index.js';
 import type { PhaseIds } from '../../lib/route-params.js';
 import { withDefaultGrade } from '../exams/index.js';
-import { phaseCompleteness } from '../results/index.js';
+import { type PhaseTiming, phaseCompleteness, resultState } from '../results/index.js';
 import {
   ensureFreshRanks,
   findRules,
   type RankingViewer,
   requireViewer,
 } from './rankings.access.js';
-import {
-  csvHeader,
-  csvLine,
-  type PhaseTiming,
-  rankingState,
-  toPublishedRow,
-  toStaffRow,
-} from './rankings.dto.js';
+import { csvHeader, csvLine, toPublishedRow, toStaffRow } from './rankings.dto.js';
 import { canStudentSeeRanking } from './rankings.policy.js';
 import * as repo from './rankings.repo.js';
 
@@ -147,7 +140,7 @@ export function rankingsService({ db, clock }: RankingsDeps) {
       return {
         phaseId: viewer.phase.id,
         phaseState: viewer.phase.state,
-        scoreState: rankingState(incomplete, timingOf(viewer), clock.now()),
+        scoreState: resultState(incomplete, timingOf(viewer), clock.now()),
         awaitingItems: gaps.awaitingItems,
         runningAttempts: gaps.runningAttempts,
         appealEndDate: viewer.phase.appealEndDate?.toISOString() ?? null,
@@ -183,7 +176,7 @@ export function rankingsService({ db, clock }: RankingsDeps) {
           rank: Number(r.rank),
           rankedInGrade: Number(r.ranked_in_grade),
           total: Number(r.total),
-          scoreState: rankingState(
+          scoreState: resultState(
             Number(r.awaiting_items),
             { state: r.phase_state, appealEndDate: appealEnd },
             now,

@@ -17,9 +17,8 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, fieldError, forbidden } from '../../lib/errors.js';
 import type { PhaseIds } from '../../lib/route-params.js';
 import { holdOpenPhase, writePhaseResults } from '../exams/index.js';
-import { phaseCompleteness } from '../results/index.js';
+import { phaseCompleteness, resultState } from '../results/index.js';
 import { findRules, requireViewer } from './rankings.access.js';
-import { rankingState } from './rankings.dto.js';
 import { canSetRules } from './rankings.policy.js';
 import * as repo from './rankings.repo.js';
 import {
@@ -143,7 +142,7 @@ export function rulesService({ db, clock }: RulesDeps) {
       return {
         rules,
         isStoredRules,
-        scoreState: rankingState(
+        scoreState: resultState(
           incomplete,
           { state: viewer.phase.state, appealEndDate: viewer.phase.appealEndDate },
           clock.now(),
