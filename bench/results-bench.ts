@@ -88,6 +88,8 @@ async function seedPhase(t: TestApp, students: number, closed: boolean) {
         now() - interval '9 days', '${closed ? 'closed' : 'open'}');
     create temporary table bench_teachers as
       select gen_random_uuid() as id, g as n from generate_series(1, ${teachers}) g;
+    -- Each student looks up a teacher by number: without a key that is a scan per student.
+    alter table bench_teachers add primary key (n);
     insert into users (id, email, type, state, registered, given_name, family_name,
         given_name_normalized, family_name_normalized, county, school)
       select id, 'profesor' || n || '@bench.podium.ro', 'teacher', 'active', true,
