@@ -1,10 +1,8 @@
 import PictureAsPdf from '@mui/icons-material/PictureAsPdf';
 import {
-  Alert,
   Box,
   Button,
   Chip,
-  LinearProgress,
   List,
   ListItem,
   ListItemText,
@@ -16,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import type { MyDiploma } from '../../../../shared/schemas/diplomas.js';
 import { ApiError } from '../../api/client.js';
 import { DiplomaZipPanel } from '../../components/diplomas/DiplomaZipPanel.js';
+import { QueryStatus } from '../../components/QueryStatus.js';
 import { useAuth } from '../../lib/auth.js';
 import { saveBlob } from '../../lib/download.js';
 import { useSnackbar } from '../../lib/snackbar.js';
@@ -87,20 +86,7 @@ export function MyDiplomasPage({ view }: { view: 'student' | 'teacher' }) {
           {view === 'teacher' ? t('diplomas.teacherIntro') : t('diplomas.intro')}
         </Typography>
       </Box>
-      {diplomas.isPending && <LinearProgress aria-label={t('list.loading')} />}
-      {diplomas.isError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void diplomas.refetch()}>
-              {t('list.retry')}
-            </Button>
-          }
-        >
-          {t('list.loadError')}
-        </Alert>
-      )}
-      {diplomas.data?.length === 0 && <Alert severity="info">{t('diplomas.none')}</Alert>}
+      <QueryStatus query={diplomas} empty={t('diplomas.none')} />
       {groups.map(({ key, first, rows }) => (
         <Stack key={key} spacing={1}>
           <Paper sx={{ p: 2 }} component="section" aria-label={first.phaseName}>

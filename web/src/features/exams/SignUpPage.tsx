@@ -1,6 +1,5 @@
 import Key from '@mui/icons-material/Key';
 import {
-  Alert,
   Box,
   Button,
   Card,
@@ -8,7 +7,6 @@ import {
   CardContent,
   Chip,
   Grid,
-  LinearProgress,
   Link,
   Stack,
   Typography,
@@ -16,6 +14,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpenExam } from '../../../../shared/schemas/exams.js';
+import { QueryStatus } from '../../components/QueryStatus.js';
 import { useAuth } from '../../lib/auth.js';
 import { useOpenExams } from './api/get-open-exams.js';
 import { type SignUpAction, useChangeSignUp } from './api/register-open-exam.js';
@@ -63,9 +62,7 @@ export function SignUpPage() {
           {t('exams.signUp.viewCredentials')}
         </Button>
       </Box>
-      {openExams.isPending && <LinearProgress aria-label={t('list.loading')} />}
-      {openExams.isError && <Alert severity="error">{t('list.loadError')}</Alert>}
-      {openExams.data?.length === 0 && <Alert severity="info">{t('exams.signUp.none')}</Alert>}
+      <QueryStatus query={openExams} empty={t('exams.signUp.none')} />
       <Grid container spacing={2}>
         {openExams.data?.map((exam) => (
           <Grid key={exam._id} size={{ xs: 12, md: 6 }}>

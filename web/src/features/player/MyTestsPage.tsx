@@ -3,7 +3,6 @@ import CloudUpload from '@mui/icons-material/CloudUpload';
 import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import PlayArrow from '@mui/icons-material/PlayArrow';
 import {
-  Alert,
   Box,
   Button,
   Card,
@@ -12,12 +11,12 @@ import {
   Chip,
   type ChipProps,
   Grid,
-  LinearProgress,
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { MyTest, MyTestState } from '../../../../shared/schemas/player.js';
+import { QueryStatus } from '../../components/QueryStatus.js';
 import { ScoreSummary } from '../../components/ScoreSummary.js';
 import { useMyTests } from './api/get-my-tests.js';
 import { formatWindow, testTitle } from './lib/title.js';
@@ -59,20 +58,7 @@ export function MyTestsPage() {
           {t('diplomas.openFromTests')}
         </Button>
       </Box>
-      {tests.isPending && <LinearProgress aria-label={t('list.loading')} />}
-      {tests.isError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void tests.refetch()}>
-              {t('list.retry')}
-            </Button>
-          }
-        >
-          {t('list.loadError')}
-        </Alert>
-      )}
-      {tests.data?.length === 0 && <Alert severity="info">{t('myTests.none')}</Alert>}
+      <QueryStatus query={tests} empty={t('myTests.none')} />
       <Grid container spacing={2}>
         {tests.data?.map((test) => (
           <Grid key={test.testId} size={{ xs: 12, md: 6 }}>

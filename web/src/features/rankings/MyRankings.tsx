@@ -1,7 +1,6 @@
 import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import Leaderboard from '@mui/icons-material/Leaderboard';
 import {
-  Alert,
   Box,
   Button,
   Card,
@@ -10,7 +9,6 @@ import {
   Chip,
   type ChipProps,
   Grid,
-  LinearProgress,
   Typography,
 } from '@mui/material';
 import type { ReactNode } from 'react';
@@ -18,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { MyRanking } from '../../../../shared/schemas/rankings.js';
 import type { ResultState } from '../../../../shared/schemas/results.js';
+import { QueryStatus } from '../../components/QueryStatus.js';
 import { formatTotal } from '../../lib/scores.js';
 import { useMyRankings } from './api/get-my-rankings.js';
 import { DecisionChip, PrizeChip } from './components/RankingChips.js';
@@ -51,20 +50,7 @@ export function MyRankings({ renderDiploma }: Props) {
           {t('rankings.mine.intro')}
         </Typography>
       </Box>
-      {ranks.isPending && <LinearProgress aria-label={t('list.loading')} />}
-      {ranks.isError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void ranks.refetch()}>
-              {t('list.retry')}
-            </Button>
-          }
-        >
-          {t('list.loadError')}
-        </Alert>
-      )}
-      {ranks.data?.length === 0 && <Alert severity="info">{t('rankings.mine.none')}</Alert>}
+      <QueryStatus query={ranks} empty={t('rankings.mine.none')} />
       <Grid container spacing={2}>
         {ranks.data?.map((r) => (
           <Grid key={r.phaseId} size={{ xs: 12, md: 6 }}>

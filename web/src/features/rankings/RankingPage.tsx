@@ -16,15 +16,13 @@ import { Link, useParams } from 'react-router';
 import type { County } from '../../../../shared/constants.js';
 import { RANKING_CSV_NAME, type RankingRow } from '../../../../shared/schemas/rankings.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
-import { SearchBox } from '../../components/list/SearchBox.js';
+import { StudentFilters } from '../../components/list/StudentFilters.js';
 import { studentColumns } from '../../components/list/student-columns.js';
 import { usePagedList } from '../../components/list/use-paged-list.js';
 import { andWhere, equalsWhere, nameSearchWhere } from '../../components/list/where.js';
 import { type PhaseContext, usePhaseContext } from '../../components/phase/get-phase-context.js';
 import { PhaseCrumbs } from '../../components/phase/PhaseCrumbs.js';
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
-import { CountySelect } from '../../components/pickers/CountySelect.js';
-import { GradeSelect } from '../../components/pickers/GradeSelect.js';
 import { saveBlob } from '../../lib/download.js';
 import { formatTotal } from '../../lib/scores.js';
 import { useSnackbar } from '../../lib/snackbar.js';
@@ -171,51 +169,37 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
       </Box>
       {summary.data && <RankingState {...summary.data} />}
       {isCoordinator && <Alert severity="info">{t('rankings.coordinatorNote')}</Alert>}
-      <Paper sx={{ p: 2 }} component="section" aria-label={t('rankings.filters')}>
-        <Grid container spacing={2} sx={{ alignItems: 'center' }}>
-          <Grid size={{ xs: 12, lg: 5 }}>
-            <SearchBox
-              fullWidth
-              label={t('rankings.search')}
-              placeholder={t('rankings.searchPlaceholder')}
-              value={list.filters.searchText}
-              onChange={(v) => list.setFilter('searchText', v)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
-            <CountySelect
-              fullWidth
-              size="small"
-              withAll
-              label={t('fields.county')}
-              value={list.filters.studentCounty}
-              onChange={(v) => list.setFilter('studentCounty', v)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
-            <GradeSelect
-              fullWidth
-              size="small"
-              withAll
-              grades={exam.grades}
-              label={t('fields.grade')}
-              value={list.filters.studentGrade}
-              onChange={(v) => list.setFilter('studentGrade', v)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4, lg: 3 }}>
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={list.filters.onlyActive}
-                  onChange={(e) => list.setFilter('onlyActive', e.target.checked)}
-                />
-              }
-              label={t('rankings.onlyActive')}
-            />
-          </Grid>
+      <StudentFilters
+        label={t('rankings.filters')}
+        search={{
+          label: t('rankings.search'),
+          placeholder: t('rankings.searchPlaceholder'),
+          value: list.filters.searchText,
+          onChange: (v) => list.setFilter('searchText', v),
+        }}
+        county={{
+          value: list.filters.studentCounty,
+          onChange: (v) => list.setFilter('studentCounty', v),
+        }}
+        grade={{
+          grades: exam.grades,
+          value: list.filters.studentGrade,
+          onChange: (v) => list.setFilter('studentGrade', v),
+        }}
+        spans={{ search: { xs: 12, lg: 5 }, picker: { xs: 12, sm: 4, lg: 2 } }}
+      >
+        <Grid size={{ xs: 12, sm: 4, lg: 3 }}>
+          <FormControlLabel
+            control={
+              <Switch
+                checked={list.filters.onlyActive}
+                onChange={(e) => list.setFilter('onlyActive', e.target.checked)}
+              />
+            }
+            label={t('rankings.onlyActive')}
+          />
         </Grid>
-      </Paper>
+      </StudentFilters>
       <Paper sx={{ p: { xs: 1, sm: 2 } }}>
         <PagedTable
           label={t('rankings.title')}

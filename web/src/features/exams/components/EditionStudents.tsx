@@ -4,20 +4,18 @@ import EditLocationAlt from '@mui/icons-material/EditLocationAlt';
 import GroupAdd from '@mui/icons-material/GroupAdd';
 import PersonAdd from '@mui/icons-material/PersonAdd';
 import School from '@mui/icons-material/School';
-import { Box, Button, Grid, IconButton, Paper, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, IconButton, Paper, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { County } from '../../../../../shared/constants.js';
 import type { Edition, EditionStudent, Exam } from '../../../../../shared/schemas/exams.js';
 import { ConfirmDialog } from '../../../components/list/ConfirmDialog.js';
 import { type Column, PagedTable, pagedTableState } from '../../../components/list/PagedTable.js';
-import { SearchBox } from '../../../components/list/SearchBox.js';
+import { StudentFilters } from '../../../components/list/StudentFilters.js';
 import { studentColumns } from '../../../components/list/student-columns.js';
 import { usePagedList } from '../../../components/list/use-paged-list.js';
 import { useSelection } from '../../../components/list/use-selection.js';
 import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list/where.js';
-import { CountySelect } from '../../../components/pickers/CountySelect.js';
-import { GradeSelect } from '../../../components/pickers/GradeSelect.js';
 import { useAuth } from '../../../lib/auth.js';
 import { saveBlob } from '../../../lib/download.js';
 import { useEditionStudentsCount } from '../api/count-edition-students.js';
@@ -199,39 +197,17 @@ export function EditionStudents({ exam, edition }: { exam: Exam; edition: Editio
           {t('exams.students.credentials')}
         </Button>
       </Box>
-      <Paper sx={{ p: 2 }} aria-label={t('exams.students.filters')} component="section">
-        <Grid container spacing={2}>
-          <Grid size={{ xs: 12, md: 6 }}>
-            <SearchBox
-              fullWidth
-              label={t('exams.students.search')}
-              placeholder={t('exams.students.searchPlaceholder')}
-              value={list.filters.search}
-              onChange={(v) => list.setFilter('search', v)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <CountySelect
-              fullWidth
-              size="small"
-              withAll
-              label={t('fields.county')}
-              value={list.filters.county}
-              onChange={(v) => list.setFilter('county', v)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <GradeSelect
-              fullWidth
-              size="small"
-              withAll
-              label={t('fields.grade')}
-              value={list.filters.grade}
-              onChange={(v) => list.setFilter('grade', v)}
-            />
-          </Grid>
-        </Grid>
-      </Paper>
+      <StudentFilters
+        label={t('exams.students.filters')}
+        search={{
+          label: t('exams.students.search'),
+          placeholder: t('exams.students.searchPlaceholder'),
+          value: list.filters.search,
+          onChange: (v) => list.setFilter('search', v),
+        }}
+        county={{ value: list.filters.county, onChange: (v) => list.setFilter('county', v) }}
+        grade={{ value: list.filters.grade, onChange: (v) => list.setFilter('grade', v) }}
+      />
       <Paper sx={{ p: { xs: 1, sm: 2 } }}>
         <PagedTable
           label={t('exams.students.title')}

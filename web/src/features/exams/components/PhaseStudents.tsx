@@ -10,13 +10,11 @@ import type {
   PhaseStudent,
 } from '../../../../../shared/schemas/exams.js';
 import { type Column, PagedTable, pagedTableState } from '../../../components/list/PagedTable.js';
-import { SearchBox } from '../../../components/list/SearchBox.js';
+import { StudentFilters } from '../../../components/list/StudentFilters.js';
 import { studentColumns } from '../../../components/list/student-columns.js';
 import { usePagedList } from '../../../components/list/use-paged-list.js';
 import { useSelection } from '../../../components/list/use-selection.js';
 import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list/where.js';
-import { CountySelect } from '../../../components/pickers/CountySelect.js';
-import { GradeSelect } from '../../../components/pickers/GradeSelect.js';
 import { SelectField } from '../../../components/pickers/select-field.js';
 import { formatTotal } from '../../../lib/scores.js';
 import { usePhaseStudentsCount } from '../api/count-phase-students.js';
@@ -124,54 +122,37 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
         )}
       </Typography>
       {mayDecide && <AdmitHelpers ids={ids} grades={exam.grades} />}
-      <Paper sx={{ p: 2 }} aria-label={t('exams.students.filters')} component="section">
-        <Grid container spacing={2}>
-          <Grid size={{ xs: 12, md: 12, lg: 6 }}>
-            <SearchBox
-              fullWidth
-              label={t('exams.students.search')}
-              placeholder={t('exams.students.searchPlaceholder')}
-              value={list.filters.search}
-              onChange={(v) => list.setFilter('search', v)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
-            <CountySelect
-              fullWidth
-              size="small"
-              withAll
-              label={t('fields.county')}
-              value={list.filters.county}
-              onChange={(v) => list.setFilter('county', v)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
-            <GradeSelect
-              fullWidth
-              size="small"
-              withAll
-              grades={exam.grades}
-              label={t('fields.grade')}
-              value={list.filters.grade}
-              onChange={(v) => list.setFilter('grade', v)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
-            <SelectField<Exclude<ResultsFilter, ''>>
-              fullWidth
-              size="small"
-              withAll
-              label={t('exams.results.filter')}
-              value={list.filters.results}
-              onChange={(v) => list.setFilter('results', v)}
-              options={[
-                { value: 'complete', label: t('exams.results.filterComplete') },
-                { value: 'awaiting', label: t('exams.results.filterAwaiting') },
-              ]}
-            />
-          </Grid>
+      <StudentFilters
+        label={t('exams.students.filters')}
+        search={{
+          label: t('exams.students.search'),
+          placeholder: t('exams.students.searchPlaceholder'),
+          value: list.filters.search,
+          onChange: (v) => list.setFilter('search', v),
+        }}
+        county={{ value: list.filters.county, onChange: (v) => list.setFilter('county', v) }}
+        grade={{
+          grades: exam.grades,
+          value: list.filters.grade,
+          onChange: (v) => list.setFilter('grade', v),
+        }}
+        spans={{ search: { xs: 12, lg: 6 }, picker: { xs: 12, sm: 4, lg: 2 } }}
+      >
+        <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
+          <SelectField<Exclude<ResultsFilter, ''>>
+            fullWidth
+            size="small"
+            withAll
+            label={t('exams.results.filter')}
+            value={list.filters.results}
+            onChange={(v) => list.setFilter('results', v)}
+            options={[
+              { value: 'complete', label: t('exams.results.filterComplete') },
+              { value: 'awaiting', label: t('exams.results.filterAwaiting') },
+            ]}
+          />
         </Grid>
-      </Paper>
+      </StudentFilters>
       <Paper sx={{ p: { xs: 1, sm: 2 } }}>
         <PagedTable
           label={t('exams.phases.students')}
