@@ -71,7 +71,13 @@ import {
 } from './modules/rankings/index.js';
 import { resultsPersonalData } from './modules/results/index.js';
 import { reviewsRoutes, reviewsService } from './modules/reviews/index.js';
-import { createPdfPrinter, testsRoutes, testsService } from './modules/tests/index.js';
+import {
+  createPdfPrinter,
+  type PdfPrinter,
+  paperPrinter,
+  testsRoutes,
+  testsService,
+} from './modules/tests/index.js';
 import {
   testStudentsService,
   uploadsPersonalData,
@@ -96,6 +102,8 @@ export type AppDeps = {
   logger?: FastifyServerOptions['logger'];
   /** Run background jobs (the attempt sweeper) in this process; the server does, tests call them. */
   runJobs?: boolean;
+  /** What prints test papers; default the system Chromium (config `chromiumPath`). */
+  printer?: PdfPrinter;
 };
 
 export const API_PREFIX = '/api/v1';
@@ -377,8 +385,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(reviewsRoutes(reviews), { prefix: `${API_PREFIX}/test-review` });
   await app.register(resourceMgmtRoutes(resources), { prefix: `${API_PREFIX}/resource-mgmt` });
-  // One Chromium per process prints test papers; it starts on the first print.
-  const printer = createPdfPrinter({ executablePath: config.chromiumPath });
+  // One Chromium per process prints test papers; it starts on the first print. Each distinct
+  // paper is printed once, a few at a time (paper-printer.ts).
+  const printer = paperPrinter(
+    deps.printer ?? createPdfPrinter({ executablePath: config.chromiumPath }),
+    config.papers,
+  );
   app.addHook('onClose', () => printer.close());
   await app.register(
     testsRoutes(testsService({ db: database.db, images: resources.files, printer })),

@@ -74,6 +74,15 @@ export type Config = {
   webDist: string;
   /** Chromium that prints test papers (and drives the browser tests). */
   chromiumPath: string;
+  /** Printing test papers (server/modules/tests/paper-printer.ts), per server process. */
+  papers: {
+    /** Papers Chromium prints at once. */
+    printsAtOnce: number;
+    /** Papers waiting for a free print; one more is refused with 503 PDF_BUSY. */
+    printsWaiting: number;
+    /** Printed PDFs kept for the next download of the same paper, in bytes. */
+    cacheBytes: number;
+  };
   cookieSecret: string;
 };
 
@@ -124,6 +133,19 @@ function throttleConfig(env: NodeJS.ProcessEnv): Config['auth'] {
     throw new Error('AUTH_FAILURE_WINDOW_MINUTES must be at least AUTH_MAX_DELAY_SECONDS long');
   }
   return auth;
+}
+
+function paperConfig(env: NodeJS.ProcessEnv): Config['papers'] {
+  const papers = {
+    printsAtOnce: int(env.PAPER_PRINTS_AT_ONCE, 2),
+    printsWaiting: int(env.PAPER_PRINTS_WAITING, 8),
+    cacheBytes: int(env.PAPER_CACHE_MB, 64) * 1024 * 1024,
+  };
+  if (papers.printsAtOnce < 1) throw new Error('PAPER_PRINTS_AT_ONCE must be at least 1');
+  if (papers.printsWaiting < 0 || papers.cacheBytes < 0) {
+    throw new Error('PAPER_PRINTS_WAITING and PAPER_CACHE_MB cannot be negative');
+  }
+  return papers;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -188,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     webDist: path.resolve(env.WEB_DIST ?? 'web/dist'),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    papers: paperConfig(env),
     cookieSecret: env.COOKIE_SECRET ?? randomBytes(32).toString('hex'),
   };
 }

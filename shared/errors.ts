@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'QUESTION_IN_TEST',
   'TEST_HAS_ATTEMPTS',
   'PDF_UNAVAILABLE',
+  'PDF_BUSY',
   'INVALID_MULTIPART',
   'SPREADSHEET_TOO_LARGE',
   'ANSWER_KEY_SHOWN',
@@ -96,6 +97,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   QUESTION_IN_TEST: 409,
   TEST_HAS_ATTEMPTS: 409,
   PDF_UNAVAILABLE: 503,
+  /** More papers waiting to be printed than the server takes: try again after `retryAfter`. */
+  PDF_BUSY: 503,
   INVALID_MULTIPART: 400,
   SPREADSHEET_TOO_LARGE: 413,
   /** A reopen once a student of the test has seen its answer key. */

@@ -124,6 +124,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // A refusal of ours is the caller's business; a 5xx (storage or Chromium unavailable)
       // is the operator's, and is logged with why.
       if (error.statusCode >= 500) request.log.error({ err: error }, error.code);
+      // A 503 that knows when to come back (PDF_BUSY) says so the HTTP way too.
+      const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+      if (error.statusCode === 503 && typeof retryAfter === 'number') {
+        reply.header('retry-after', String(retryAfter));
+      }
       return reply
         .status(error.statusCode)
         .send(body(error.statusCode, error.code, error.message, error.details));

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app.js';
+import { type AppDeps, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { makeUser, type UserSeed } from '../db/factories.js';
 import type { Clock } from '../lib/clock.js';
@@ -38,6 +38,8 @@ export type TestAppOptions = {
   prepare?(app: FastifyInstance, database: TestDatabase): void;
   /** The mail transport; default: the one the configuration chooses (the outbox directory). */
   mailer?: Mailer;
+  /** What prints test papers; default the system Chromium. */
+  printer?: AppDeps['printer'];
 };
 
 /** A whole server on a fresh database, for `app.inject` tests and the browser tests. */
@@ -57,6 +59,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     mailer: options.mailer ?? createMailer(config, { info: () => {} }),
     storage: createStorage(config),
     clock: options.clock,
+    printer: options.printer,
     logger: options.logger ?? false,
   });
   options.prepare?.(app, database);

@@ -1,7 +1,10 @@
 import { type Browser, chromium } from 'playwright-core';
 import { AppError } from '../../lib/errors.js';
 
-/** Prints HTML to PDF with the system Chromium. */
+/**
+ * Prints HTML to PDF. The app wraps Chromium's printer in paper-printer.ts, which limits how
+ * many print at once and prints each distinct paper once.
+ */
 export type PdfPrinter = {
   print(html: string): Promise<Buffer>;
   close(): Promise<void>;
@@ -10,8 +13,6 @@ export type PdfPrinter = {
 export type PdfPrinterOptions = {
   /** The system Chromium (config `chromiumPath`). */
   executablePath: string;
-  /** Papers printed at once; more wait their turn. */
-  concurrency?: number;
 };
 
 const LAUNCH_ARGS = [
@@ -37,13 +38,11 @@ const unavailable = () => new AppError('PDF_UNAVAILABLE', 'The paper could not b
  * One browser per process, started on the first print and closed with the app. A missing or
  * crashed Chromium is PDF_UNAVAILABLE (503), and the next print tries to start it again.
  * Pages run without JavaScript and without network: the HTML carries everything it shows.
+ * Every call prints: how many print at once is up to the caller (paper-printer.ts).
  */
 export function createPdfPrinter(options: PdfPrinterOptions): PdfPrinter {
   let browser: Promise<Browser> | undefined;
   let isClosed = false;
-  const limit = options.concurrency ?? 2;
-  let running = 0;
-  const waiting: (() => void)[] = [];
 
   function getBrowser(): Promise<Browser> {
     if (!browser) {
@@ -67,52 +66,38 @@ export function createPdfPrinter(options: PdfPrinterOptions): PdfPrinter {
     return browser;
   }
 
-  /** At most `limit` prints at once; a finished print hands its slot to the next in line. */
-  async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running += 1;
-    try {
-      return await work();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running -= 1;
-    }
-  }
-
   return {
-    print: (html) =>
-      withSlot(async () => {
-        if (isClosed) throw unavailable();
-        let b: Browser;
-        try {
-          b = await getBrowser();
-        } catch {
-          throw unavailable();
-        }
-        const context = await b.newContext({ javaScriptEnabled: false }).catch(() => {
-          throw unavailable();
+    async print(html) {
+      if (isClosed) throw unavailable();
+      let b: Browser;
+      try {
+        b = await getBrowser();
+      } catch {
+        throw unavailable();
+      }
+      const context = await b.newContext({ javaScriptEnabled: false }).catch(() => {
+        throw unavailable();
+      });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(PRINT_TIMEOUT_MS);
+        await page.route('**/*', (route) => route.abort());
+        await page.setContent(html, { waitUntil: 'load' });
+        return await page.pdf({
+          format: 'A4',
+          printBackground: true,
+          margin: { top: '16mm', bottom: '18mm', left: '15mm', right: '15mm' },
+          displayHeaderFooter: true,
+          headerTemplate: '<span></span>',
+          footerTemplate: PAGE_FOOTER,
         });
-        try {
-          const page = await context.newPage();
-          page.setDefaultTimeout(PRINT_TIMEOUT_MS);
-          await page.route('**/*', (route) => route.abort());
-          await page.setContent(html, { waitUntil: 'load' });
-          return await page.pdf({
-            format: 'A4',
-            printBackground: true,
-            margin: { top: '16mm', bottom: '18mm', left: '15mm', right: '15mm' },
-            displayHeaderFooter: true,
-            headerTemplate: '<span></span>',
-            footerTemplate: PAGE_FOOTER,
-          });
-        } catch {
-          // The browser crashed or hung mid-print: nothing the caller can fix but retry.
-          throw unavailable();
-        } finally {
-          await context.close().catch(() => {});
-        }
-      }),
+      } catch {
+        // The browser crashed or hung mid-print: nothing the caller can fix but retry.
+        throw unavailable();
+      } finally {
+        await context.close().catch(() => {});
+      }
+    },
 
     async close() {
       isClosed = true;

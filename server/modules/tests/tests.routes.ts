@@ -166,7 +166,10 @@ export function testsRoutes(tests: TestsService) {
           description:
             `A4 PDF printed by Chromium: names, grades, subject, items with formulas and ` +
             `images, answer boxes and space. \`callbackUrl\` is accepted and unused. ${WHO} ` +
-            '503 PDF_UNAVAILABLE when Chromium cannot run.',
+            '503 PDF_UNAVAILABLE when Chromium cannot run; 503 PDF_BUSY (Retry-After, ' +
+            '`details.retryAfter` seconds) when more papers wait to be printed than the server ' +
+            'takes. A paper already printed is sent again without printing: the PDF is kept ' +
+            'by the content it was printed from, so any change to the test prints it anew.',
           params: testParams,
           body: testDownloadSchema,
           response: { 200: z.unknown().describe('application/pdf') },

@@ -95,7 +95,7 @@ function PhaseTests({ exam, edition, phase }: PhaseContext) {
     } catch (e) {
       if (e instanceof ApiError && e.status === 403)
         report.failure(undefined, 'msg_no_rights_download_test');
-      else if (e instanceof ApiError && e.code === 'PDF_UNAVAILABLE')
+      else if (e instanceof ApiError && (e.code === 'PDF_UNAVAILABLE' || e.code === 'PDF_BUSY'))
         report.failure(e, 'msg_failed_download_test');
       else report.failure(undefined, 'msg_failed_download_test');
     }

@@ -4,7 +4,8 @@ import { useSnackbar } from '../../lib/snackbar.js';
 
 /**
  * Codes that say more than an operation's own failure message (SPEC.md §8): the user should
- * learn that they lack the rights, that the phase is closed or that PDFs cannot be made now.
+ * learn that they lack the rights, that the phase is closed or that PDFs cannot be made now
+ * (or only in a few seconds).
  * INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA is one of the codes SPEC.md shows as generic.
  */
 const TELLING_CODES = new Set([
@@ -15,6 +16,7 @@ const TELLING_CODES = new Set([
   'TEST_ALREADY_EXISTS',
   'INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA',
   'PDF_UNAVAILABLE',
+  'PDF_BUSY',
 ]);
 
 /** Success, warning and failure snackbars of the test screens. */

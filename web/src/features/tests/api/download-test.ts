@@ -4,7 +4,8 @@ import { type TestIds, testPath } from './keys.js';
 
 /**
  * POST …/tests/{testId}/download: the printed paper as a PDF. 403 when the caller may not
- * print it, 503 PDF_UNAVAILABLE when the server cannot print right now.
+ * print it, 503 PDF_UNAVAILABLE when the server cannot print right now, 503 PDF_BUSY when it
+ * has too many papers to print (try again after Retry-After).
  */
 export const downloadTest = (ids: TestIds) =>
   apiBlob(`${testPath(ids)}/download`, {
