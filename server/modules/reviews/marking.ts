@@ -1,8 +1,10 @@
 import {
   type HistoryEvent,
+  type MarkerPhase,
   type MarkInput,
   type ReviewDetail,
   type ReviewEntry,
+  type ReviewScope,
   reviewCountWhereSchema,
   reviewListFilterSchema,
 } from '../../../shared/schemas/reviews.js';
@@ -13,7 +15,7 @@ import { markingMaterial } from './material.js';
 import * as repo from './reviews.repo.js';
 import { markingFlow, REVIEW_ROUND } from './rounds.js';
 
-// First marking, the markers' side: the lists, a paper with what to
+// First marking, the markers' side: where a teacher marks, the lists, a paper with what to
 // read beside it, the mark and the mediation, the paper's history and files.
 
 export function marking(ctx: ReviewsContext) {
@@ -22,6 +24,48 @@ export function marking(ctx: ReviewsContext) {
   const read = markingMaterial(ctx);
 
   return {
+    /** The phases where the caller marks or mediates, with their work still open in each. */
+    async myPhases(actor: Actor): Promise<MarkerPhase[]> {
+      const rows = await repo.findMarkerPhases(db, actor.id);
+      return rows.map((r) => ({
+        examId: r.exam_id,
+        examName: r.exam_name,
+        editionId: r.edition_id,
+        editionName: r.edition_name,
+        phaseId: r.phase_id,
+        phaseName: r.phase_name,
+        phaseType: r.phase_type,
+        reviewStarted: r.review_started,
+        roles: [
+          ...(r.is_reviewer ? (['reviewer'] as const) : []),
+          ...(r.is_mediator ? (['mediator'] as const) : []),
+        ],
+        open: {
+          reviews: Number(r.open_reviews),
+          mediations: Number(r.open_mediations),
+          appeals: Number(r.open_appeals),
+          appealMediations: Number(r.open_appeal_mediations),
+        },
+      }));
+    },
+
+    /** The phase as the marking screens show it, and what the caller may do there. */
+    async reviewScope(actor: Actor, ids: PhaseIds): Promise<ReviewScope> {
+      const scope = await ctx.requireScope(actor, ids);
+      return {
+        examId: scope.exam.id,
+        examName: scope.exam.name,
+        editionId: scope.edition.id,
+        editionName: scope.edition.name,
+        phaseId: scope.phase.id,
+        phaseName: scope.phase.name,
+        phaseType: scope.phase.type,
+        reviewStarted: scope.phase.reviewStarted,
+        seesWholePhase: scope.viewer.whole,
+        managesExam: scope.viewer.manage,
+      };
+    },
+
     async listReviews(actor: Actor, ids: PhaseIds, filterText: string | undefined) {
       const scope = await ctx.requireScope(actor, ids);
       const filter = parseJson(filterText, reviewListFilterSchema, 'filter');
