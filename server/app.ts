@@ -70,7 +70,7 @@ import {
   rulesService,
 } from './modules/rankings/index.js';
 import { resultsPersonalData } from './modules/results/index.js';
-import { reviewsRoutes, reviewsService } from './modules/reviews/index.js';
+import { reviewsPersonalData, reviewsRoutes, reviewsService } from './modules/reviews/index.js';
 import {
   createPdfPrinter,
   type PdfPrinter,
@@ -144,6 +144,7 @@ const PERSONAL_DATA: readonly PersonalDataPart[] = [
   playerPersonalData,
   uploadsPersonalData,
   resultsPersonalData,
+  reviewsPersonalData,
   rankingsPersonalData,
   auditPersonalData,
 ];

@@ -437,6 +437,9 @@ function reviewRules(): Record<string, AccessRule> {
     unreachable: 'no review entry or appeal in the seeded world (its review has not started)',
   };
   const rules: Record<string, AccessRule> = {
+    // Any teacher's own list (the reviewer and mediator find the hybrid phase in theirs).
+    [`GET ${REVIEW}/my-phases`]: { ok: TEACHERS_AND_ADMIN },
+    [`GET ${REVIEWP}/scope`]: scoped,
     [`GET ${REVIEWP}/progress`]: scoped,
     [`POST ${REVIEWP}/reminders`]: scoped,
     [`POST ${REVIEWP}/reassignments`]: { ...scoped, body: (w) => ({ teacherId: w.reviewer.id }) },

@@ -36,6 +36,7 @@ import { RESULT_STATES } from './results.js';
  * - `GET  P/progress` → `ReviewProgress` (staff)
  * - `POST P/reminders` body `ReminderInput` → `ReminderResult` (staff)
  * - `POST P/reassignments` body `ReassignInput` → `ReassignResult` (staff)
+ * - `GET  P/scope` → `ReviewScope` (the phase's names and the caller's standing on it)
  * - `POST P/items/{itemId}/key/preview` body `KeyFixInput` → `KeyFixPreview` (exam's admins)
  * - `PUT  P/items/{itemId}/key` body `KeyFixInput` → `KeyFixResult` (exam's admins)
  *
@@ -44,6 +45,9 @@ import { RESULT_STATES } from './results.js';
  * (one entry per missing field per question) until every question that people mark has two
  * grading teachers and a mediator; 409 `TESTS_STILL_RUNNING` in an online phase while one of its
  * tests is open or an attempt runs. On success every answer gets its two reviewers.
+ *
+ * Any teacher: `GET /api/v1/test-review/my-phases` → `MarkerPhase[]`, the phases where they
+ * mark or mediate with their open work (empty for a teacher with none; students 403).
  *
  * Students, under `/api/v1/test-review/tests/{testId}`:
  * - `GET  …/items` → `StudentResult` (their own test; 404 before any result exists)
@@ -523,6 +527,58 @@ export const appealDetailSchema = z.object({
   rubric: rubricSchema,
 });
 export type AppealDetail = z.infer<typeof appealDetailSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Responses: where a teacher marks
+
+/** The part a teacher has in a phase's marking: grading teacher, mediator, or both. */
+export const MARKER_PART = ['reviewer', 'mediator'] as const;
+export type MarkerPart = (typeof MARKER_PART)[number];
+
+/**
+ * `GET /test-review/my-phases`: a phase where the caller marks or mediates (a grading
+ * teacher or the mediator of one of its questions, or given marks there), with their work
+ * still open: marks to give, mediations waiting for them, appeal marks to give, appeal
+ * mediations waiting for them. Newest phase first; no competition role needed.
+ */
+export const markerPhaseSchema = z.object({
+  examId: z.string(),
+  examName: z.string(),
+  editionId: z.string(),
+  editionName: z.string(),
+  phaseId: z.string(),
+  phaseName: z.string(),
+  phaseType: z.enum(['online', 'hybrid']),
+  reviewStarted: z.boolean(),
+  roles: z.array(z.enum(MARKER_PART)),
+  open: z.object({
+    reviews: z.number(),
+    mediations: z.number(),
+    appeals: z.number(),
+    appealMediations: z.number(),
+  }),
+});
+export type MarkerPhase = z.infer<typeof markerPhaseSchema>;
+
+/**
+ * `GET P/scope`: the phase as the marking screens name it, and how the caller stands on it
+ * (the phase's markers and those who see the whole competition; anyone else 404).
+ * `seesWholePhase`: staff, who may open the progress and the phase page; `managesExam`: the
+ * exam's admins (key fixes, committee decisions).
+ */
+export const reviewScopeSchema = z.object({
+  examId: z.string(),
+  examName: z.string(),
+  editionId: z.string(),
+  editionName: z.string(),
+  phaseId: z.string(),
+  phaseName: z.string(),
+  phaseType: z.enum(['online', 'hybrid']),
+  reviewStarted: z.boolean(),
+  seesWholePhase: z.boolean(),
+  managesExam: z.boolean(),
+});
+export type ReviewScope = z.infer<typeof reviewScopeSchema>;
 
 // ---------------------------------------------------------------------------------------
 // Responses: staff

@@ -4,6 +4,8 @@ import {
   answers,
   attempts,
   auditEvents,
+  editions,
+  exams,
   files,
   phases,
   questionReviewers,
@@ -41,6 +43,94 @@ export async function isPhaseMarker(db: Db, phaseId: string, teacherId: string) 
         where e.item_id = q.id and m.reviewer_id = ${teacherId}))
     limit 1`);
   return rowsOf(result).length > 0;
+}
+
+/** A phase where a teacher marks or mediates, with their open work there. */
+export type MarkerPhaseRow = {
+  exam_id: string;
+  exam_name: string;
+  edition_id: string;
+  edition_name: string;
+  phase_id: string;
+  phase_name: string;
+  phase_type: 'online' | 'hybrid';
+  review_started: boolean;
+  is_reviewer: boolean;
+  is_mediator: boolean;
+  open_reviews: number;
+  open_mediations: number;
+  open_appeals: number;
+  open_appeal_mediations: number;
+};
+
+/**
+ * The phases (not deleted, nor their edition or exam) where the teacher grades or mediates a
+ * question drawn into one of its tests, or holds marks of either round; with the marks they
+ * still owe (entries still in marking and not appealed; remark appeals pending), and the
+ * mediations waiting for them (an appeal's only if they marked that answer in neither round,
+ * as the appeal mediation's rule says). Newest phase first.
+ */
+export async function findMarkerPhases(db: Db, teacherId: string): Promise<MarkerPhaseRow[]> {
+  const result = await db.execute(sql`
+    with drawn as (
+      select t.phase_id,
+        bool_or(exists (select 1 from ${questionReviewers} qr
+          where qr.question_id = q.id and qr.teacher_id = ${teacherId})) as grades,
+        bool_or(q.mediator_teacher_id is not distinct from ${teacherId}::uuid) as mediates
+      from ${testItems} ti
+      join ${tests} t on t.id = ti.test_id
+      join ${questions} q on q.id = ti.question_id
+      where q.mediator_teacher_id = ${teacherId}
+        or exists (select 1 from ${questionReviewers} qr
+          where qr.question_id = q.id and qr.teacher_id = ${teacherId})
+      group by t.phase_id
+    ),
+    marked as (
+      select e.phase_id from ${reviewMarks} m join ${reviewEntries} e on e.id = m.parent_id
+      where m.round = 'review' and m.reviewer_id = ${teacherId}
+      union
+      select a.phase_id from ${reviewMarks} m join ${reviewAppeals} a on a.id = m.parent_id
+      where m.round = 'appeal' and m.reviewer_id = ${teacherId}
+    ),
+    mine as (
+      select phase_id, grades, mediates from drawn
+      union all
+      select phase_id, true, false from marked
+    ),
+    per_phase as (
+      select phase_id, bool_or(grades) as grades, bool_or(mediates) as mediates
+      from mine group by phase_id
+    )
+    select ex.id as exam_id, ex.name as exam_name, ed.id as edition_id, ed.name as edition_name,
+      p.id as phase_id, p.name as phase_name, p.type as phase_type,
+      p.review_started, pp.grades as is_reviewer, pp.mediates as is_mediator,
+      (select count(*)::int from ${reviewMarks} m join ${reviewEntries} e on e.id = m.parent_id
+        where e.phase_id = p.id and m.round = 'review' and m.reviewer_id = ${teacherId}
+          and m.score is null and e.status = 'marking'
+          and not exists (select 1 from ${reviewAppeals} a where a.entry_id = e.id))
+        as open_reviews,
+      (select count(*)::int from ${reviewEntries} e join ${questions} q on q.id = e.item_id
+        where e.phase_id = p.id and e.status = 'needs_mediation'
+          and q.mediator_teacher_id = ${teacherId}
+          and not exists (select 1 from ${reviewAppeals} a where a.entry_id = e.id))
+        as open_mediations,
+      (select count(*)::int from ${reviewMarks} m join ${reviewAppeals} a on a.id = m.parent_id
+        where a.phase_id = p.id and m.round = 'appeal' and m.reviewer_id = ${teacherId}
+          and m.score is null and a.kind = 'remark' and a.status = 'pending')
+        as open_appeals,
+      (select count(*)::int from ${reviewAppeals} a join ${questions} q on q.id = a.item_id
+        where a.phase_id = p.id and a.kind = 'remark' and a.status = 'needs_mediation'
+          and q.mediator_teacher_id = ${teacherId}
+          and not exists (select 1 from ${reviewMarks} m where m.reviewer_id = ${teacherId}
+            and (m.parent_id = a.id or m.parent_id = a.entry_id)))
+        as open_appeal_mediations
+    from per_phase pp
+    join ${phases} p on p.id = pp.phase_id
+    join ${editions} ed on ed.id = p.edition_id
+    join ${exams} ex on ex.id = ed.exam_id
+    where p.deleted_at is null and ed.deleted_at is null and ex.deleted_at is null
+    order by p.start_date desc, p.id`);
+  return rowsOf<MarkerPhaseRow>(result);
 }
 
 /** The question's current mediator (null: none, or not a question). */
@@ -675,4 +765,60 @@ export async function findKeyScoredAnswers(db: Db, phaseId: string, itemId: stri
     given_name: string | null;
     family_name: string | null;
   }>(result);
+}
+
+// ---------------------------------------------------------------------------------------
+// A student's data (the personal-data export and anonymising)
+
+/** The marking of a student's answers: state and final score, never who marked. */
+export async function findStudentEntries(db: Db, studentId: string) {
+  return db
+    .select({
+      test: tests.name,
+      testId: reviewEntries.testId,
+      questionId: reviewEntries.itemId,
+      itemIndexInTest: reviewEntries.itemIndexInTest,
+      maxScore: reviewEntries.maxScore,
+      state: reviewEntries.status,
+      finalScore: reviewEntries.finalScore,
+      finalBy: reviewEntries.finalBy,
+      updatedAt: reviewEntries.updatedAt,
+    })
+    .from(reviewEntries)
+    .innerJoin(tests, eq(tests.id, reviewEntries.testId))
+    .where(eq(reviewEntries.studentId, studentId))
+    .orderBy(asc(reviewEntries.testId), asc(reviewEntries.itemIndexInTest));
+}
+
+/** A student's appeals: their reason, state and result, never who marked or decided. */
+export async function findStudentAppealsOf(db: Db, studentId: string) {
+  return db
+    .select({
+      test: tests.name,
+      testId: reviewAppeals.testId,
+      questionId: reviewAppeals.itemId,
+      itemIndexInTest: reviewAppeals.itemIndexInTest,
+      kind: reviewAppeals.kind,
+      reason: reviewAppeals.reason,
+      filedAt: reviewAppeals.filedAt,
+      state: reviewAppeals.status,
+      outcome: reviewAppeals.outcome,
+      maxScore: reviewAppeals.maxScore,
+      originalScore: reviewAppeals.originalScore,
+      resultScore: reviewAppeals.resultScore,
+      finalScore: reviewAppeals.finalScore,
+      resolvedAt: reviewAppeals.resolvedAt,
+    })
+    .from(reviewAppeals)
+    .innerJoin(tests, eq(tests.id, reviewAppeals.testId))
+    .where(eq(reviewAppeals.studentId, studentId))
+    .orderBy(asc(reviewAppeals.filedAt), asc(reviewAppeals.id));
+}
+
+/** Replaces the student's own words in their appeals. */
+export async function redactAppealReasons(db: Db, studentId: string, text: string) {
+  await db
+    .update(reviewAppeals)
+    .set({ reason: text })
+    .where(eq(reviewAppeals.studentId, studentId));
 }

@@ -12,6 +12,7 @@ import {
   keyFixPreviewSchema,
   keyFixResultSchema,
   listQuerySchema,
+  markerPhaseSchema,
   markInputSchema,
   reassignInputSchema,
   reassignResultSchema,
@@ -21,6 +22,7 @@ import {
   reviewDetailSchema,
   reviewEntrySchema,
   reviewProgressSchema,
+  reviewScopeSchema,
   rubricInputSchema,
   rubricSchema,
   studentResultSchema,
@@ -69,6 +71,39 @@ export function reviewsRoutes(reviews: ReviewsService) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const markers = guard({ roles: ['teacher', 'admin'] });
     const students = guard({ roles: ['student'] });
+
+    r.get(
+      '/my-phases',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'The phases where I mark or mediate, with my open work',
+          description:
+            'Any teacher: the phases where they grade or mediate a question, or hold marks, ' +
+            'with the marks they still owe and the mediations waiting for them (first marking ' +
+            'and appeals). Empty for a teacher with none; no competition role needed.',
+          response: { 200: z.array(markerPhaseSchema) },
+        },
+        preHandler: markers,
+      },
+      async (request) => reviews.myPhases(actorOf(request)),
+    );
+    r.get(
+      `${BASE}/scope`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: "The phase's names and how the caller stands on its marking",
+          description:
+            "The phase's markers and those who see the whole competition (staff see " +
+            '`seesWholePhase`); anyone else 404.',
+          params: phaseParams,
+          response: { 200: reviewScopeSchema },
+        },
+        preHandler: markers,
+      },
+      async (request) => reviews.reviewScope(actorOf(request), ids(request.params)),
+    );
 
     for (const kind of ['reviews', 'appeals'] as const) {
       const isReview = kind === 'reviews';

@@ -5,26 +5,77 @@ import {
   auditEvents,
   files,
   phaseResults,
+  phases,
   sessions,
   testResults,
 } from '../../db/schema.js';
 import { createStorage } from '../../lib/files/storage.js';
 import { buildTestApp, errorCode, type TestApp } from '../../test/app.js';
-import { fixedClock } from '../../test/competition.js';
+import { fixedClock, type Signed } from '../../test/competition.js';
 import { onePixelPng } from '../../test/forms.js';
 import { populatedWorld, type World } from '../../test/world.js';
 
 // A person's data for a data-subject request, and anonymising, on the access matrix's world:
 // student A has an enrolment, a finished online attempt with an open answer (its canary
-// text), a scanned page of the hybrid test, a score and a sign-in.
+// text), a scanned page of the hybrid test marked by two reviewers and appealed, a score and
+// a sign-in.
 
 const API = '/api/v1/user-mgmt';
+const APPEAL_REASON = 'motiv-contestatie-A-5d2b';
+const clock = fixedClock();
 let t: TestApp;
 let w: World;
+/** The hybrid question's second grading teacher, named so that an export would show them. */
+let secondReviewer: Signed;
+
+/** Two reviewers mark A's page (4 and 4.5: 4.25 on average), then A appeals it. */
+async function markAndAppealHybrid() {
+  const call = async (method: string, url: string, who: Signed, payload?: object) => {
+    const res = await t.app.inject({
+      method: method as 'GET',
+      url: `/api/v1${url}`,
+      headers: who.headers,
+      ...(payload ? { payload } : {}),
+    });
+    if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.body}`);
+    return res.json() as unknown;
+  };
+  const u = await t.createUser({
+    type: 'teacher',
+    givenName: 'Corector',
+    familyName: 'Secretescu',
+  });
+  secondReviewer = { id: u.id, email: u.email, headers: await t.login(u.email, u.password) };
+  const phase = w.phasePath(w.hybrid.id);
+  await call('POST', `/resource-mgmt${phase}/items/${w.hybridItemId}/teachers`, w.examAdmin, {
+    mediatorTeacher: w.mediator.id,
+    gradingTeachers: [secondReviewer.id],
+  });
+  await call('PUT', `/exam-mgmt${phase}/review`, w.examAdmin);
+  for (const [who, score] of [
+    [w.reviewer, 4],
+    [secondReviewer, 4.5],
+  ] as const) {
+    const [entry] = (await call('GET', `/test-review${phase}/reviews`, who)) as { _id: string }[];
+    await call('PUT', `/test-review${phase}/reviews/${entry?._id}`, who, { reviewerScore: score });
+  }
+  const now = clock.now().getTime();
+  await t.database.db
+    .update(phases)
+    .set({ appealStartDate: new Date(now - 3_600_000), appealEndDate: new Date(now + 86_400_000) })
+    .where(eq(phases.id, w.hybrid.id));
+  await call(
+    'PUT',
+    `/test-review/tests/${w.hybridTest.id}/items/${w.hybridItemId}/appeal`,
+    w.studentA,
+    { reason: APPEAL_REASON },
+  );
+}
 
 beforeAll(async () => {
-  t = await buildTestApp({ clock: fixedClock() });
+  t = await buildTestApp({ clock });
   w = await populatedWorld(t);
+  await markAndAppealHybrid();
   // A change of A's name, so that the audit has personal values on A's account.
   const res = await t.app.inject({
     method: 'PATCH',
@@ -72,6 +123,36 @@ describe('GET /users/{id}/personal-data and /my-personal-data', () => {
       (e: { action: string }) => e.action === 'user.profile.update',
     );
     expect(rename).toMatchObject({ byThePerson: true, after: { givenName: 'Ilinca-Maria' } });
+    // Marking and appeals: the final score and where it came from, the appeal as filed.
+    expect(data.reviews.markedAnswers).toEqual([
+      expect.objectContaining({
+        testId: w.hybridTest.id,
+        questionId: w.hybridItemId,
+        item: 1,
+        state: 'final',
+        finalScore: 4.25,
+        finalScoreFrom: 'average',
+      }),
+    ]);
+    expect(data.reviews.appeals).toEqual([
+      expect.objectContaining({
+        testId: w.hybridTest.id,
+        questionId: w.hybridItemId,
+        reason: APPEAL_REASON,
+        state: 'pending',
+        originalScore: 4.25,
+        decidedBy: 'reviewers',
+      }),
+    ]);
+    // Never who marked or mediates: not in the reviews part, nor anywhere in the export.
+    const reviewers = [w.reviewer, secondReviewer, w.mediator];
+    const reviewsPart = JSON.stringify(data.reviews);
+    for (const r of reviewers) {
+      expect(reviewsPart).not.toContain(r.id);
+      expect(res.body).not.toContain(r.email);
+    }
+    expect(res.body).not.toContain('Corector');
+    expect(res.body).not.toContain('Secretescu');
     // Another student's data, and secrets, are not in it.
     expect(res.body).not.toContain(w.canary.studentB);
     expect(res.body).not.toContain(w.studentB.email);
@@ -200,7 +281,7 @@ describe('POST /users/{id}/anonymise', () => {
     // What an export shows now names nobody.
     const after = await get(`${API}/users/${w.studentA.id}/personal-data`, w.admin.headers);
     expect(after.statusCode).toBe(200);
-    for (const gone of [w.studentA.email, w.canary.studentA, 'Ilinca-Maria']) {
+    for (const gone of [w.studentA.email, w.canary.studentA, 'Ilinca-Maria', APPEAL_REASON]) {
       expect(after.body).not.toContain(gone);
     }
   });

@@ -21,6 +21,22 @@ describe('navigation', () => {
     expect(paths(undefined)).toEqual(['/ajutor']);
   });
 
+  it('shows "To mark" only to teachers and admins who mark somewhere', () => {
+    const withMarks = (role: 'student' | 'teacher' | 'admin') =>
+      flatPages(visibleNavigation(role, NAVIGATION, { marks: true })).map((p) => p.path);
+    expect(withMarks('teacher')).toEqual([
+      '/profesori',
+      '/elevi',
+      '/examene',
+      '/de-corectat',
+      '/profil',
+      '/ajutor',
+    ]);
+    expect(withMarks('admin')).toContain('/de-corectat');
+    expect(withMarks('student')).not.toContain('/de-corectat');
+    expect(paths('teacher')).not.toContain('/de-corectat');
+  });
+
   it('keeps the Users group only with its children', () => {
     expect(visibleNavigation('student').find((i) => i.id === 'users')).toBeUndefined();
     expect(visibleNavigation('teacher').find((i) => i.id === 'users')?.children).toHaveLength(2);

@@ -10,7 +10,15 @@ export type NavItem = {
   path?: string;
   icon: string;
   roles?: readonly UserType[];
+  /** Shown only when this holds for the user as well (see NavConditions). */
+  when?: keyof NavConditions;
   children?: readonly NavItem[];
+};
+
+/** What a menu item may need beyond the user's type, known once the app has asked. */
+export type NavConditions = {
+  /** The teacher grades or mediates a question somewhere (GET /test-review/my-phases). */
+  marks?: boolean;
 };
 
 export const NAVIGATION: readonly NavItem[] = [
@@ -51,6 +59,14 @@ export const NAVIGATION: readonly NavItem[] = [
     roles: ['teacher', 'admin'],
   },
   {
+    id: 'to-mark',
+    titleKey: 'nav.toMark',
+    path: '/de-corectat',
+    icon: 'rate_review',
+    roles: ['teacher', 'admin'],
+    when: 'marks',
+  },
+  {
     id: 'my-tests',
     titleKey: 'nav.myTests',
     path: '/tests',
@@ -85,11 +101,13 @@ export function canSee(item: Pick<NavItem, 'roles'>, role: UserType | undefined)
 export function visibleNavigation(
   role: UserType | undefined,
   items: readonly NavItem[] = NAVIGATION,
+  conditions: NavConditions = {},
 ): NavItem[] {
   return items.flatMap((item) => {
     if (!canSee(item, role)) return [];
+    if (item.when && !conditions[item.when]) return [];
     if (!item.children) return [item];
-    const children = visibleNavigation(role, item.children);
+    const children = visibleNavigation(role, item.children, conditions);
     return children.length ? [{ ...item, children }] : [];
   });
 }

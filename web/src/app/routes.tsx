@@ -33,6 +33,7 @@ import {
 import {
   AppealEntryPage,
   AppealListPage,
+  MarkingHomePage,
   PhaseReviewPanel,
   ProgressPage,
   ReviewEntryPage,
@@ -121,7 +122,9 @@ export const router = createBrowserRouter([
         path: 'tests/clasament/:examId/:editionId/:phaseId',
         element: guarded(STUDENT, <PublishedRankingPage />),
       },
-      // Marking and appeals: the phase's markers reach them without seeing the phase itself.
+      // Marking and appeals: the phase's markers reach them without seeing the phase itself,
+      // from the phases they mark in (the menu's "To mark").
+      { path: 'de-corectat', element: guarded(STAFF, <MarkingHomePage />) },
       { path: `${phase}/corectare`, element: guarded(STAFF, <ReviewListPage />) },
       { path: `${phase}/corectare/:reviewId`, element: guarded(STAFF, <ReviewEntryPage />) },
       { path: `${phase}/contestatii`, element: guarded(STAFF, <AppealListPage />) },

@@ -7,8 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { BOXED_MAX_WIDTH } from '../../../../shared/constants.js';
 import { LoadingScreen } from '../../components/LoadingScreen.js';
+import { useMarkerWork } from '../../features/reviews/index.js';
 import { useAuth } from '../../lib/auth.js';
-import { flatPages, visibleNavigation } from '../navigation.js';
+import { flatPages, NAVIGATION, visibleNavigation } from '../navigation.js';
 import { useSettings } from '../providers/settings.js';
 import { Footer } from './Footer.js';
 import { FullscreenToggle } from './FullscreenToggle.js';
@@ -32,7 +33,11 @@ export function AppLayout() {
 
   // An inactive account sees only what it can use (help, and its layout settings).
   const role = user?.state === 'active' ? user.type : undefined;
-  const items = useMemo(() => visibleNavigation(role), [role]);
+  // "To mark" for teachers who grade or mediate somewhere (asked of the server once).
+  const { marks } = useMarkerWork(
+    role === 'admin' || (role === 'teacher' && user?.registered === true),
+  );
+  const items = useMemo(() => visibleNavigation(role, NAVIGATION, { marks }), [role, marks]);
   const pages = useMemo(() => flatPages(items), [items]);
 
   return (

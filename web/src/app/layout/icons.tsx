@@ -7,6 +7,7 @@ import HowToReg from '@mui/icons-material/HowToReg';
 import LockClock from '@mui/icons-material/LockClock';
 import Mail from '@mui/icons-material/Mail';
 import Person from '@mui/icons-material/Person';
+import RateReview from '@mui/icons-material/RateReview';
 import School from '@mui/icons-material/School';
 import type { SvgIconProps } from '@mui/material';
 import type { ComponentType } from 'react';
@@ -21,6 +22,7 @@ const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   lock_clock: LockClock,
   mail: Mail,
   person: Person,
+  rate_review: RateReview,
   school: School,
 };
 

@@ -10,14 +10,17 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
+import { useMarkerWork } from '../../features/reviews/index.js';
 import { useAuth } from '../../lib/auth.js';
 import { NavIcon } from '../layout/icons.js';
-import { flatPages, visibleNavigation } from '../navigation.js';
+import { flatPages, NAVIGATION, visibleNavigation } from '../navigation.js';
 
 /** `/` once signed in: registration first, then the inactive notice, then the start page. */
 export function HomePage() {
   const { t } = useTranslation();
   const { user, thankYou } = useAuth();
+  const role = user?.state === 'active' ? user.type : undefined;
+  const work = useMarkerWork(role === 'admin' || (role === 'teacher' && user?.registered === true));
 
   if (!user) return null;
   if (!user.registered && user.type !== 'admin') {
@@ -30,7 +33,7 @@ export function HomePage() {
   }
 
   const name = user.givenName ?? user.email;
-  const pages = flatPages(visibleNavigation(user.state === 'active' ? user.type : undefined));
+  const pages = flatPages(visibleNavigation(role, NAVIGATION, { marks: work.marks }));
 
   return (
     <Box sx={{ display: 'grid', gap: 3 }}>
@@ -58,7 +61,14 @@ export function HomePage() {
               <CardActionArea component={Link} to={page.path ?? '/'}>
                 <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
                   <NavIcon name={page.icon} color="primary" />
-                  <Typography sx={{ fontWeight: 500 }}>{t(page.titleKey)}</Typography>
+                  <Box>
+                    <Typography sx={{ fontWeight: 500 }}>{t(page.titleKey)}</Typography>
+                    {page.id === 'to-mark' && work.waiting > 0 && (
+                      <Typography variant="body2" color="text.secondary">
+                        {t('reviews.home.waiting', { count: work.waiting })}
+                      </Typography>
+                    )}
+                  </Box>
                 </CardContent>
               </CardActionArea>
             </Card>

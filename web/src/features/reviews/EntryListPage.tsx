@@ -3,6 +3,7 @@ import Edit from '@mui/icons-material/Edit';
 import {
   Badge,
   Box,
+  Breadcrumbs,
   Button,
   Chip,
   FormControlLabel,
@@ -25,10 +26,13 @@ import {
   REVIEW_LIST_TYPES,
   REVIEW_PAGE_SIZE,
   type ReviewEntry,
+  type ReviewScope,
 } from '../../../../shared/schemas/reviews.js';
 import { type Column, PagedTable } from '../../components/list/PagedTable.js';
 import type { PhaseIds } from '../../components/phase/get-phase-context.js';
 import { useEntries, useEntryCount } from './api/get-entries.js';
+import { useReviewScope } from './api/my-phases.js';
+import { ScopeCrumb, ScopeState, scopeLine } from './components/ScopeCrumbs.js';
 import { formatMark } from './mark-form.js';
 import {
   type EntryKind,
@@ -54,13 +58,21 @@ type Entry = ReviewEntry | ContestationEntry;
 const NO_ORDER = { field: '', direction: 'asc' } as const;
 
 function EntryListPage({ kind }: { kind: EntryKind }) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language;
   const { examId = '', editionId = '', phaseId = '' } = useParams();
   const ids: PhaseIds = useMemo(
     () => ({ examId, editionId, phaseId }),
     [examId, editionId, phaseId],
   );
+  // Who the caller is here decides the way out: the phase and progress for its staff, "To
+  // mark" for a teacher who only marks (the phase page is not theirs).
+  const scope = useReviewScope(ids);
+  if (!scope.data) return <ScopeState error={scope.error} />;
+  return <EntryList ids={ids} kind={kind} scope={scope.data} />;
+}
+
+function EntryList({ ids, kind, scope }: { ids: PhaseIds; kind: EntryKind; scope: ReviewScope }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
   const [search, setSearch] = useSearchParams();
   const type = listTypeOf(kind, search.get('tip'));
   const types: readonly AppealListType[] =
@@ -145,22 +157,40 @@ function EntryListPage({ kind }: { kind: EntryKind }) {
 
   return (
     <Stack spacing={2}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-        <Typography variant="h5" component="h1" sx={{ flex: 1, minWidth: 200 }}>
-          {t(`reviews.${kind}.title`)}
-        </Typography>
-        <Button
-          component={Link}
-          to={entryListPagePath(ids, kind === 'reviews' ? 'appeals' : 'reviews')}
-        >
-          {t(`reviews.${kind === 'reviews' ? 'appeals' : 'reviews'}.title`)}
-        </Button>
-        <Button component={Link} to={progressPagePath(ids)} startIcon={<Assessment />}>
-          {t('reviews.progress.title')}
-        </Button>
-        <Button component={Link} to={phasePagePath(ids)}>
-          {t('reviews.toPhase')}
-        </Button>
+      <Box>
+        <Breadcrumbs aria-label={t('phaseContent.breadcrumbs')} sx={{ mb: 1 }}>
+          <ScopeCrumb ids={ids} scope={scope} />
+          <Typography color="text.primary" aria-current="page">
+            {t(`reviews.${kind}.title`)}
+          </Typography>
+        </Breadcrumbs>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+          <Box sx={{ flex: 1, minWidth: 200 }}>
+            <Typography variant="h5" component="h1">
+              {t(`reviews.${kind}.title`)}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {scopeLine(scope)}
+            </Typography>
+          </Box>
+          <Button
+            component={Link}
+            to={entryListPagePath(ids, kind === 'reviews' ? 'appeals' : 'reviews')}
+          >
+            {t(`reviews.${kind === 'reviews' ? 'appeals' : 'reviews'}.title`)}
+          </Button>
+          {/* The staff's tools; a teacher who only marks goes back by the crumb to "To mark". */}
+          {scope.seesWholePhase && (
+            <>
+              <Button component={Link} to={progressPagePath(ids)} startIcon={<Assessment />}>
+                {t('reviews.progress.title')}
+              </Button>
+              <Button component={Link} to={phasePagePath(ids)}>
+                {t('reviews.toPhase')}
+              </Button>
+            </>
+          )}
+        </Box>
       </Box>
       <Typography color="text.secondary">{t(`reviews.${kind}.intro`)}</Typography>
       <Paper sx={{ p: { xs: 1, sm: 2 } }}>

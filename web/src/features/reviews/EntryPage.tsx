@@ -29,6 +29,7 @@ import { PhasePageState } from '../../components/phase/PhasePageState.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useEntries } from './api/get-entries.js';
 import { useEntry } from './api/get-entry.js';
+import { useReviewScope } from './api/my-phases.js';
 import { type MarkAs, useSaveMark } from './api/save-mark.js';
 import { AnswerViewer } from './components/AnswerViewer.js';
 import { CommitteePanel } from './components/CommitteePanel.js';
@@ -37,6 +38,7 @@ import { HistoryDialog } from './components/HistoryDialog.js';
 import { MarkForm, type MarkFormValues } from './components/MarkForm.js';
 import { AppealSummary, ReviewSummary } from './components/MarksSummary.js';
 import { QuestionPanel } from './components/QuestionPanel.js';
+import { ScopeCrumb } from './components/ScopeCrumbs.js';
 import { useShortcuts } from './keyboard.js';
 import { markRefusal } from './mark-form.js';
 import { type EntryKind, entryListPagePath, entryPagePath } from './paths.js';
@@ -102,6 +104,7 @@ function EntryScreen({ ids, kind, type, detail, isRefreshing, onReload }: Screen
     code: NonNullable<ReturnType<typeof markRefusal>['code']>;
   } | null>(null);
   const save = useSaveMark(ids, kind, entry._id);
+  const scope = useReviewScope(ids);
 
   // Next and previous walk the list the paper was opened from.
   const list = useEntries(ids, kind, { limit: MAX_PAGE_SIZE, skip: 0, type });
@@ -162,6 +165,7 @@ function EntryScreen({ ids, kind, type, detail, isRefreshing, onReload }: Screen
     <Stack spacing={2}>
       <Box>
         <Breadcrumbs aria-label={t('phaseContent.breadcrumbs')} sx={{ mb: 1 }}>
+          {scope.data && <ScopeCrumb ids={ids} scope={scope.data} />}
           <Link
             component={RouterLink}
             to={entryListPagePath(ids, kind, type)}

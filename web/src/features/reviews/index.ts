@@ -1,8 +1,10 @@
 // The reviews feature's public face: the marking, appeal and result pages the router mounts,
-// and the marking section of the phase page.
+// the marking section of the phase page, and whether the user marks anywhere (the menu).
 
+export { useMarkerWork } from './api/my-phases.js';
 export { AppealListPage, ReviewListPage } from './EntryListPage.js';
 export { AppealEntryPage, ReviewEntryPage } from './EntryPage.js';
+export { MarkingHomePage } from './MarkingHomePage.js';
 export { PhaseReviewPanel } from './PhaseReviewPanel.js';
 export { ProgressPage } from './ProgressPage.js';
 export { StudentResultPage } from './StudentResultPage.js';

@@ -9,6 +9,9 @@ export type EntryKind = 'reviews' | 'appeals';
 export const phasePagePath = (ids: PhaseIds) =>
   `/examene/${enc(ids.examId)}/editii/${enc(ids.editionId)}/phases/${enc(ids.phaseId)}`;
 
+/** Where a teacher finds the phases they mark in (the menu's "To mark"). */
+export const MARKING_HOME_PATH = '/de-corectat';
+
 /** The web routes of marking: `corectare` (marking), `contestatii` (appeals). */
 const SEGMENT: Record<EntryKind, string> = { reviews: 'corectare', appeals: 'contestatii' };
 

@@ -4,6 +4,7 @@ import { api } from '../../../api/client.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import type { EntryKind } from '../paths.js';
 import type { EntryOf } from './get-entries.js';
+import { myPhasesKey } from './my-phases.js';
 import { entryPath, reviewPhaseKey } from './paths.js';
 
 /** A reviewer's mark, or the mediator's (SPEC.md §7 `…/mediations`). */
@@ -30,7 +31,13 @@ export function useSaveMark<K extends EntryKind>(ids: PhaseIds, kind: K, reviewI
   return useMutation({
     mutationFn: ({ as, body }: { as: MarkAs; body: MarkInput }) =>
       saveMark(ids, kind, reviewId, as, body),
-    // Lists, counts, progress and the entry all change with a mark (or a conflict to reload).
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewPhaseKey(ids.phaseId) }),
+    // Lists, counts, progress and the entry all change with a mark (or a conflict to reload),
+    // and so does the teacher's open work in the menu's "To mark".
+    onSettled: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: reviewPhaseKey(ids.phaseId) }),
+        queryClient.invalidateQueries({ queryKey: myPhasesKey }),
+      ]);
+    },
   });
 }

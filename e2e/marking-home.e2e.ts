@@ -1,0 +1,265 @@
+import { eq } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  makeEdition,
+  makeEnrolment,
+  makeExam,
+  makePhase,
+  makeTestWithItems,
+} from '../server/db/factories.js';
+import { questionReviewers, questions } from '../server/db/schema.js';
+import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+
+type Lang = 'ro' | 'en';
+const PASSWORD = 'parola-buna-123';
+const HOUR = 3_600_000;
+const DESKTOP = { width: 1280, height: 900 };
+
+/** A PNG the size of a small scan (the bytes of one white pixel would do as well). */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mP8/x8AAwMCAO+ip1sAAAAASUVORK5CYII=',
+  'base64',
+);
+
+/**
+ * A grading teacher who is no one else in the competition (not its admin, staff or a
+ * coordinator) finds their marking from the menu: "To mark" on the menu and the start page,
+ * the phases they mark in with what waits for them, and the marking list without the staff's
+ * tools; a teacher who marks nothing has no such entry. In Romanian and English.
+ */
+describe.skipIf(!hasChromium)('a reviewer finds their marking from the menu', () => {
+  let podium: Podium;
+  let browser: Browser;
+  const ids = { exam: '', edition: '', phase: '', test: '', question: '' };
+
+  const api = async (method: string, url: string, token: string, body?: BodyInit | object) => {
+    const isForm = body instanceof FormData;
+    const res = await fetch(`${podium.baseUrl}/api/v1${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body && !isForm ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<unknown>;
+  };
+  const tokenOf = async (email: string) => {
+    const res = await fetch(`${podium.baseUrl}/api/v1/auth-service/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    return ((await res.json()) as { token: string }).token;
+  };
+
+  beforeAll(async () => {
+    vi.setConfig({ expect: { poll: { timeout: 15_000, interval: 100 } } });
+    podium = await startPodium();
+    browser = await openBrowser();
+    const db = podium.db;
+    const people: Record<string, string> = {};
+    const person = async (
+      key: string,
+      type: 'teacher' | 'student',
+      given: string,
+      family: string,
+    ) => {
+      people[key] = (
+        await podium.createUser({
+          email: `${key}@${type === 'teacher' ? 'profesori' : 'elevi'}.example.ro`,
+          password: PASSWORD,
+          type,
+          givenName: given,
+          familyName: family,
+          ...(type === 'student' ? { grade: 7 } : {}),
+        })
+      ).id;
+    };
+    await person('ioana', 'teacher', 'Ioana', 'Dinu'); // the competition's admin
+    await person('radu', 'teacher', 'Radu', 'Matei');
+    await person('ana', 'teacher', 'Ana', 'Pop');
+    await person('mihai', 'teacher', 'Mihai', 'Stoica');
+    await person('dan', 'teacher', 'Dan', 'Georgescu'); // marks nothing
+    const exam = await makeExam(db, {
+      name: 'Olimpiada de Matematică',
+      grades: [7],
+      adminTeacherIds: [people.ioana ?? ''],
+    });
+    const edition = await makeEdition(db, { examId: exam.id, name: 'Ediția 2026' });
+    const now = Date.now();
+    const phase = await makePhase(db, {
+      editionId: edition.id,
+      name: 'Etapa județeană',
+      type: 'hybrid',
+      startDate: new Date(now - 24 * HOUR),
+      endDate: new Date(now + 6 * 24 * HOUR),
+    });
+    const { test, questions: qs } = await makeTestWithItems(db, {
+      phaseId: phase.id,
+      name: 'Subiectul clasei a VII-a',
+      grades: [7],
+      startDate: new Date(now - HOUR),
+      endDate: new Date(now + 2 * HOUR),
+      durationMinutes: 120,
+      items: [
+        {
+          itemQ: 'Calculați $1/2 + 1/3$.',
+          itemType: 'open',
+          itemAnswers: [],
+          itemCorrectAnswers: null,
+          score: 10,
+        },
+      ],
+    });
+    Object.assign(ids, {
+      exam: exam.id,
+      edition: edition.id,
+      phase: phase.id,
+      test: test.id,
+      question: qs[0]?.id ?? '',
+    });
+    await db.insert(questionReviewers).values([
+      { questionId: ids.question, teacherId: people.radu ?? '' },
+      { questionId: ids.question, teacherId: people.ana ?? '' },
+    ]);
+    await db
+      .update(questions)
+      .set({ mediatorTeacherId: people.mihai })
+      .where(eq(questions.id, ids.question));
+    // Three students hand in a page each; then the admin starts the marking.
+    for (const [key, given, family] of [
+      ['maria', 'Maria', 'Ionescu'],
+      ['andrei', 'Andrei', 'Popa'],
+      ['irina', 'Irina', 'Stan'],
+    ] as const) {
+      await person(key, 'student', given, family);
+      await makeEnrolment(db, {
+        editionId: edition.id,
+        studentId: people[key] ?? '',
+        grade: 7,
+        phaseIds: [phase.id],
+      });
+      const form = new FormData();
+      form.append('item_0', new Blob([PIXEL], { type: 'image/png' }), 'pagina-1.png');
+      const phasePath = `/exams/${exam.id}/editions/${edition.id}/phases/${phase.id}`;
+      await api(
+        'POST',
+        `/upload-mgmt${phasePath}/tests/${test.id}/items/${ids.question}/answers`,
+        await tokenOf(`${key}@elevi.example.ro`),
+        form,
+      );
+    }
+    await api(
+      'PUT',
+      `/exam-mgmt/exams/${exam.id}/editions/${edition.id}/phases/${phase.id}/review`,
+      await tokenOf('ioana@profesori.example.ro'),
+    );
+  }, 240_000);
+
+  let current: Page | undefined;
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
+      await shot(current, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await podium?.close();
+  });
+
+  const signIn = async (email: string, lang: Lang) => {
+    const context = await browser.newContext({
+      viewport: DESKTOP,
+      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+    });
+    await context.addInitScript((l) => {
+      if (!window.localStorage.getItem('podium.language')) {
+        window.localStorage.setItem('podium.language', JSON.stringify(l));
+      }
+    }, lang);
+    const page = await context.newPage();
+    await page.goto(`${podium.baseUrl}/`);
+    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
+    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
+    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
+    current = page;
+    return page;
+  };
+
+  const words = {
+    ro: {
+      toMark: 'De corectat',
+      papers: /^\d+ (de )?lucrări de corectat$/,
+      marking: 'Corectare',
+      progress: 'Progresul corectării',
+      nav: 'Navigare principală',
+    },
+    en: {
+      toMark: 'To mark',
+      papers: /^\d+ papers? to mark$/,
+      marking: 'Marking',
+      progress: 'Marking progress',
+      nav: 'Main navigation',
+    },
+  } as const;
+
+  for (const lang of ['ro', 'en'] as const) {
+    const w = words[lang];
+    it(`leads a reviewer who is not staff to their papers (${lang})`, async () => {
+      const page = await signIn('radu@profesori.example.ro', lang);
+      // The menu entry and the start page's card.
+      const nav = page.getByRole('navigation', { name: w.nav });
+      await expect.poll(() => nav.getByRole('link', { name: w.toMark }).count()).toBe(1);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('main')
+            .getByRole('link', { name: new RegExp(w.toMark) })
+            .count(),
+        )
+        .toBe(1);
+      await shot(page, `marking-home-card-${lang}`);
+
+      // The phases they mark in, with what waits for them.
+      await nav.getByRole('link', { name: w.toMark }).click();
+      await expect.poll(() => page.url()).toContain('/de-corectat');
+      const card = page.getByRole('region', { name: 'Etapa județeană' });
+      await expect.poll(() => card.getByRole('link', { name: w.papers }).count()).toBe(1);
+      await shot(page, `marking-to-mark-${lang}`);
+
+      // The marking list: their papers, no staff tools, a way back to "To mark".
+      await card.getByRole('link', { name: w.marking, exact: true }).click();
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1, name: w.marking }).count())
+        .toBe(1);
+      await expect
+        .poll(() =>
+          page.getByRole('link', { name: /^(Deschide Întrebarea|Open Question) 1, / }).count(),
+        )
+        .toBeGreaterThan(0);
+      expect(await page.getByRole('link', { name: w.progress }).count()).toBe(0);
+      expect(await page.getByRole('alert').filter({ hasText: /.+/ }).count()).toBe(0);
+      await shot(page, `marking-list-reviewer-${lang}`);
+      await page.context().close();
+    }, 240_000);
+  }
+
+  it('shows no "To mark" to a teacher who marks nothing, and tells them on a list of a phase', async () => {
+    const page = await signIn('dan@profesori.example.ro', 'ro');
+    const nav = page.getByRole('navigation', { name: words.ro.nav });
+    await expect.poll(() => nav.getByRole('link', { name: 'Concursuri' }).count()).toBe(1);
+    expect(await nav.getByRole('link', { name: words.ro.toMark }).count()).toBe(0);
+    await page.goto(
+      `${podium.baseUrl}/examene/${ids.exam}/editii/${ids.edition}/phases/${ids.phase}/corectare`,
+    );
+    await expect
+      .poll(() => page.getByText('Nu sunteți corector sau mediator în această etapă').count())
+      .toBe(1);
+    await shot(page, 'marking-list-not-marker-ro');
+    await page.context().close();
+  }, 240_000);
+});

@@ -1,0 +1,277 @@
+import type { z } from 'zod';
+import { DEFAULT_MARK_STEP, isInStep, type MarkInput } from '../../../shared/schemas/reviews.js';
+import type { Db } from '../../db/client.js';
+import { appendAudit } from '../../lib/audit.js';
+import type { Actor } from '../../lib/auth-guard.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, fieldError, notFound, validationFailed, zodIssues } from '../../lib/errors.js';
+import type { FileStorage } from '../../lib/files/storage.js';
+import type { MailOutbox } from '../../lib/mail/outbox.js';
+import type { PhaseIds } from '../../lib/route-params.js';
+import { canManageExam, findPhasePath, loadExamAccess, seesWholeExam } from '../exams/index.js';
+import type { ResourceMgmt } from '../questions/index.js';
+import { findTestResults, type MarkedAnswer, recordMarkedScore } from '../results/index.js';
+import * as repo from './reviews.repo.js';
+import { appealView, entryView, type PhaseSettings, type Viewer } from './reviews.view.js';
+
+// What every use case of the test-review service shares: who the caller is on a phase, what
+// they are shown of an entry or an appeal, the checks of a mark, and how a final score is
+// recorded and told to the student. The use cases (start-review.ts, marking.ts, appeals.ts,
+// student.ts, staff.ts, key-fix.ts) build on it; reviews.service.ts puts them together.
+
+export type ReviewsDeps = {
+  db: Db;
+  clock: Clock;
+  storage: FileStorage;
+  outbox: MailOutbox;
+  /** The question bank's public functions (teachers of a question, the key fix). */
+  questions: ResourceMgmt['questions'];
+  /** Where links in mails point (the configured public origin). */
+  origin: string;
+};
+
+type PhasePath = NonNullable<Awaited<ReturnType<typeof findPhasePath>>>;
+/** A phase and how the caller stands on it. */
+export type Scope = PhasePath & { viewer: Viewer; settings: PhaseSettings };
+
+export const REVIEWERS_PER_ANSWER = 2;
+export const DEFAULT_LIMIT = 10;
+
+/** A JSON query parameter (`filter`, `where`) read with its schema; bad JSON is a 400. */
+export function parseJson<S extends z.ZodType>(text: string | undefined, schema: S, name: string) {
+  let value: unknown = {};
+  if (text !== undefined && text !== '') {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw validationFailed([{ code: 'invalid', path: [name] }]);
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw validationFailed(zodIssues(parsed.error).map((i) => ({ ...i, path: [name, ...i.path] })));
+  }
+  return parsed.data as z.infer<S>;
+}
+
+const settingsOf = (phase: PhasePath['phase']): PhaseSettings => ({
+  markStep: phase.markStep > 0 ? phase.markStep : DEFAULT_MARK_STEP,
+  threshold: phase.mediationThreshold,
+  appealMinChange: phase.appealMinChange,
+});
+
+/** The mark's checks: in range, in the phase's step, criteria of the rubric adding up. */
+export function checkMark(
+  input: MarkInput,
+  maxScore: number,
+  step: number,
+  rubric: { id: string; points: number }[],
+) {
+  const score = input.reviewerScore;
+  if (score > maxScore + 1e-9) throw fieldError({ reviewerScore: ['out_of_range'] });
+  if (!isInStep(score, step)) throw fieldError({ reviewerScore: ['not_in_step'] });
+  const criteria = input.criteria ?? [];
+  if (criteria.length > 0) {
+    const byId = new Map(rubric.map((c) => [c.id, c.points]));
+    if (new Set(criteria).size !== criteria.length || criteria.some((c) => !byId.has(c))) {
+      throw fieldError({ criteria: ['invalid'] });
+    }
+    const sum = criteria.reduce((s, c) => s + Math.round((byId.get(c) ?? 0) * 100), 0);
+    if (sum !== Math.round(score * 100)) throw fieldError({ criteria: ['score_sum'] });
+  }
+  return { score: Math.round(score * 100) / 100, criteria, note: input.note ?? null };
+}
+export type CheckedMark = ReturnType<typeof checkMark>;
+
+export const stale = () => new AppError('REVIEW_CHANGED', 'The entry changed since it was read');
+export const closed = () => new AppError('REVIEW_CLOSED', 'The entry no longer takes this write');
+
+export const answerOf = (row: repo.EntryRow | repo.AppealRow): MarkedAnswer => ({
+  answerId: row.answerId ?? '',
+  testId: row.testId,
+  studentId: row.studentId,
+  itemId: row.itemId,
+});
+
+/** Where an appeal's marking comes to: the original stays unless it moved enough. */
+function appealOutcome(original: number, result: number, maxScore: number, minShare: number) {
+  const minCents = Math.round(minShare * maxScore * 100);
+  const diff = Math.abs(Math.round(result * 100) - Math.round(original * 100));
+  if (diff === 0 || diff < minCents) return { outcome: 'kept' as const, final: original };
+  return { outcome: 'changed' as const, final: result };
+}
+
+/** The pieces the use cases share, bound to the service's dependencies. */
+export function reviewsContext(deps: ReviewsDeps) {
+  const { db, outbox, origin } = deps;
+
+  /** The phase and how the caller stands on it: its markers and staff, anyone else 404. */
+  async function requireScope(actor: Actor, ids: PhaseIds): Promise<Scope> {
+    if (actor.type === 'student') throw notFound('phase');
+    const path = await findPhasePath(db, ids.examId, ids.editionId, ids.phaseId);
+    if (!path) throw notFound('phase');
+    const access = await loadExamAccess(db, actor, path.exam.id);
+    const whole = seesWholeExam(access);
+    if (!whole && !(await repo.isPhaseMarker(db, path.phase.id, actor.id))) {
+      throw notFound('phase');
+    }
+    return {
+      ...path,
+      viewer: { id: actor.id, whole, manage: canManageExam(access) },
+      settings: settingsOf(path.phase),
+    };
+  }
+
+  async function entriesAsSeen(tx: Db, scope: Scope, rows: repo.EntryRow[]) {
+    const ids = rows.map((r) => r.id);
+    const [marks, appealed, mediators] = await Promise.all([
+      repo.findMarks(tx, ids),
+      repo.entriesWithAppeal(tx, ids),
+      repo.findMediators(
+        tx,
+        rows.map((r) => r.itemId),
+      ),
+    ]);
+    return rows.flatMap((r) => {
+      const view = entryView(
+        r,
+        marks.get(r.id) ?? [],
+        mediators.get(r.itemId) ?? null,
+        appealed.has(r.id),
+        scope.settings,
+        scope.viewer,
+      );
+      return view ? [view] : [];
+    });
+  }
+
+  async function appealsAsSeen(tx: Db, scope: Scope, rows: repo.AppealRow[]) {
+    const [marks, mediators] = await Promise.all([
+      repo.findMarks(
+        tx,
+        rows.map((r) => r.id),
+      ),
+      repo.findMediators(
+        tx,
+        rows.map((r) => r.itemId),
+      ),
+    ]);
+    return rows.flatMap((r) => {
+      const view = appealView(
+        r,
+        marks.get(r.id) ?? [],
+        mediators.get(r.itemId) ?? null,
+        scope.settings,
+        scope.viewer,
+      );
+      return view ? [view] : [];
+    });
+  }
+
+  async function requireEntryView(tx: Db, scope: Scope, reviewId: string) {
+    const row = await repo.findEntry(tx, scope.phase.id, reviewId);
+    if (!row) throw notFound('review');
+    const [view] = await entriesAsSeen(tx, scope, [row]);
+    if (!view) throw notFound('review');
+    return { row, view };
+  }
+
+  async function requireAppealView(tx: Db, scope: Scope, reviewId: string) {
+    const row = await repo.findAppeal(tx, scope.phase.id, reviewId);
+    if (!row) throw notFound('appeal');
+    const [view] = await appealsAsSeen(tx, scope, [row]);
+    if (!view) throw notFound('appeal');
+    return { row, view };
+  }
+
+  async function rubricCriteria(tx: Db, itemId: string) {
+    return (await repo.findRubric(tx, itemId))?.criteria ?? [];
+  }
+
+  /** Tells the student their score changed (after the change commits with the mail). */
+  async function mailStudent(tx: Db, studentId: string, testId: string, testName: string) {
+    const [student] = [...(await repo.findPeople(tx, [studentId])).values()];
+    if (!student || student.deletedAt) return;
+    await outbox.enqueue(tx, {
+      template: 'score-changed',
+      to: student.email,
+      userId: student.id,
+      locale: student.uiLocale ?? student.locale,
+      params: { test: testName, link: `${origin}/teste/${testId}/rezultat` },
+    });
+  }
+
+  async function testName(tx: Db, testId: string) {
+    return (await repo.findTestWithPhase(tx, testId))?.test.name ?? '';
+  }
+
+  /** Records an answer's final score through the results module and tells the student. */
+  async function recordFinal(
+    tx: Db,
+    answer: MarkedAnswer,
+    score: number,
+    from: 'marked' | 'mediated' | 'appealed',
+    at: Date,
+  ) {
+    const { before } = await recordMarkedScore(tx, answer, score, from, at);
+    // A first score tells the student once their whole test is marked; a change, at once.
+    const complete =
+      before !== null ||
+      (await findTestResults(tx, answer.studentId, [answer.testId], at)).get(answer.testId)
+        ?.awaitingItems === 0;
+    if (before !== score && complete) {
+      await mailStudent(tx, answer.studentId, answer.testId, await testName(tx, answer.testId));
+    }
+    return before;
+  }
+
+  /** An appeal's marking settled at `result`: the final score recorded if it moved enough. */
+  async function resolveRemark(
+    tx: Db,
+    row: repo.AppealRow,
+    scope: Scope,
+    result: number,
+    by: string,
+    at: Date,
+  ) {
+    const original = Number(row.originalScore ?? 0);
+    const { outcome, final } = appealOutcome(
+      original,
+      result,
+      Number(row.maxScore),
+      scope.settings.appealMinChange,
+    );
+    if (outcome === 'changed') await recordFinal(tx, answerOf(row), final, 'appealed', at);
+    await appendAudit(tx, {
+      actorId: by,
+      action: 'appeal.resolved',
+      entityType: 'review_appeal',
+      entityId: row.id,
+      before: { score: original },
+      after: { score: final, result, outcome },
+    });
+    return {
+      resultScore: result,
+      finalScore: final,
+      outcome,
+      status: 'resolved' as const,
+      resolvedAt: at,
+    };
+  }
+
+  return {
+    ...deps,
+    requireScope,
+    entriesAsSeen,
+    appealsAsSeen,
+    requireEntryView,
+    requireAppealView,
+    rubricCriteria,
+    mailStudent,
+    testName,
+    recordFinal,
+    resolveRemark,
+  };
+}
+
+export type ReviewsContext = ReturnType<typeof reviewsContext>;

@@ -1,0 +1,140 @@
+import {
+  type HistoryEvent,
+  type MarkerPhase,
+  type MarkInput,
+  type ReviewDetail,
+  type ReviewEntry,
+  type ReviewScope,
+  reviewCountWhereSchema,
+  reviewListFilterSchema,
+} from '../../../shared/schemas/reviews.js';
+import type { Actor } from '../../lib/auth-guard.js';
+import type { PhaseIds } from '../../lib/route-params.js';
+import { DEFAULT_LIMIT, parseJson, type ReviewsContext } from './context.js';
+import { markingMaterial } from './material.js';
+import * as repo from './reviews.repo.js';
+import { markingFlow, REVIEW_ROUND } from './rounds.js';
+
+// First marking, the markers' side: where a teacher marks, the lists, a paper with what to
+// read beside it, the mark and the mediation, the paper's history and files.
+
+export function marking(ctx: ReviewsContext) {
+  const { db } = ctx;
+  const flow = markingFlow(ctx);
+  const read = markingMaterial(ctx);
+
+  return {
+    /** The phases where the caller marks or mediates, with their work still open in each. */
+    async myPhases(actor: Actor): Promise<MarkerPhase[]> {
+      const rows = await repo.findMarkerPhases(db, actor.id);
+      return rows.map((r) => ({
+        examId: r.exam_id,
+        examName: r.exam_name,
+        editionId: r.edition_id,
+        editionName: r.edition_name,
+        phaseId: r.phase_id,
+        phaseName: r.phase_name,
+        phaseType: r.phase_type,
+        reviewStarted: r.review_started,
+        roles: [
+          ...(r.is_reviewer ? (['reviewer'] as const) : []),
+          ...(r.is_mediator ? (['mediator'] as const) : []),
+        ],
+        open: {
+          reviews: Number(r.open_reviews),
+          mediations: Number(r.open_mediations),
+          appeals: Number(r.open_appeals),
+          appealMediations: Number(r.open_appeal_mediations),
+        },
+      }));
+    },
+
+    /** The phase as the marking screens show it, and what the caller may do there. */
+    async reviewScope(actor: Actor, ids: PhaseIds): Promise<ReviewScope> {
+      const scope = await ctx.requireScope(actor, ids);
+      return {
+        examId: scope.exam.id,
+        examName: scope.exam.name,
+        editionId: scope.edition.id,
+        editionName: scope.edition.name,
+        phaseId: scope.phase.id,
+        phaseName: scope.phase.name,
+        phaseType: scope.phase.type,
+        reviewStarted: scope.phase.reviewStarted,
+        seesWholePhase: scope.viewer.whole,
+        managesExam: scope.viewer.manage,
+      };
+    },
+
+    async listReviews(actor: Actor, ids: PhaseIds, filterText: string | undefined) {
+      const scope = await ctx.requireScope(actor, ids);
+      const filter = parseJson(filterText, reviewListFilterSchema, 'filter');
+      const rows = await repo.listEntries(
+        db,
+        scope.phase.id,
+        filter.type ?? 'REVIEW_ITEMS',
+        scope.viewer,
+        filter.where ?? {},
+        { limit: filter.limit ?? DEFAULT_LIMIT, skip: filter.skip ?? 0 },
+      );
+      return ctx.entriesAsSeen(db, scope, rows);
+    },
+
+    async countReviews(actor: Actor, ids: PhaseIds, whereText: string | undefined) {
+      const scope = await ctx.requireScope(actor, ids);
+      const { type, ...where } = parseJson(whereText, reviewCountWhereSchema, 'where');
+      return {
+        count: await repo.countEntries(
+          db,
+          scope.phase.id,
+          type ?? 'REVIEW_ITEMS',
+          scope.viewer,
+          where,
+        ),
+      };
+    },
+
+    async getReview(actor: Actor, ids: PhaseIds, reviewId: string): Promise<ReviewDetail> {
+      const scope = await ctx.requireScope(actor, ids);
+      const { row, view } = await ctx.requireEntryView(db, scope, reviewId);
+      return {
+        entry: view,
+        ...(await read.material(row.itemId, row.answerId, view.reviewInfo.maxScore)),
+      };
+    },
+
+    /** An assigned reviewer's mark; the second mark decides the entry. */
+    markReview: (
+      actor: Actor,
+      ids: PhaseIds,
+      reviewId: string,
+      input: MarkInput,
+    ): Promise<ReviewEntry> => flow.saveMark(REVIEW_ROUND, actor, ids, reviewId, input),
+
+    /** The question's mediator decides an entry whose marks differ too much. */
+    mediateReview: (
+      actor: Actor,
+      ids: PhaseIds,
+      reviewId: string,
+      input: MarkInput,
+    ): Promise<ReviewEntry> => flow.saveMediation(REVIEW_ROUND, actor, ids, reviewId, input),
+
+    async reviewHistory(actor: Actor, ids: PhaseIds, reviewId: string): Promise<HistoryEvent[]> {
+      const scope = await ctx.requireScope(actor, ids);
+      const { row, view } = await ctx.requireEntryView(db, scope, reviewId);
+      return read.history(scope, 'review_entry', row.id, view.myRole);
+    },
+
+    async reviewAnswerZip(actor: Actor, ids: PhaseIds, reviewId: string) {
+      const scope = await ctx.requireScope(actor, ids);
+      const { row } = await ctx.requireEntryView(db, scope, reviewId);
+      return read.answerZip(row.answerId);
+    },
+
+    async reviewFile(actor: Actor, ids: PhaseIds, reviewId: string, fileId: string) {
+      const scope = await ctx.requireScope(actor, ids);
+      const { row } = await ctx.requireEntryView(db, scope, reviewId);
+      return read.file(row.itemId, row.answerId, fileId);
+    },
+  };
+}
