@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canSee, flatPages, NAVIGATION, searchPages, visibleNavigation } from './navigation.js';
+import {
+  canSee,
+  currentPage,
+  flatPages,
+  NAVIGATION,
+  searchPages,
+  visibleNavigation,
+} from './navigation.js';
 
 const paths = (role?: 'student' | 'teacher' | 'admin') =>
   flatPages(visibleNavigation(role)).map((p) => p.path);
@@ -35,6 +42,23 @@ describe('navigation', () => {
     expect(withMarks('admin')).toContain('/de-corectat');
     expect(withMarks('student')).not.toContain('/de-corectat');
     expect(paths('teacher')).not.toContain('/de-corectat');
+  });
+
+  it('marks the page the user is on, a marker\'s lists under a phase as "To mark"', () => {
+    const marker = flatPages(visibleNavigation('teacher', NAVIGATION, { marks: true }));
+    const staff = flatPages(visibleNavigation('teacher'));
+    const at = (pages: typeof marker, path: string) => currentPage(path, pages)?.id;
+    const phase = '/examene/e1/editii/d1/phases/p1';
+    expect(at(marker, `${phase}/corectare`)).toBe('to-mark');
+    expect(at(marker, `${phase}/corectare/r1`)).toBe('to-mark');
+    expect(at(marker, `${phase}/contestatii`)).toBe('to-mark');
+    expect(at(marker, `${phase}/progres-corectare`)).toBe('exams');
+    expect(at(marker, phase)).toBe('exams');
+    expect(at(marker, '/de-corectat')).toBe('to-mark');
+    // Without the menu entry, the lists stay under Competitions.
+    expect(at(staff, `${phase}/corectare`)).toBe('exams');
+    expect(at(staff, '/profesori')).toBe('teachers');
+    expect(at(staff, '/profesorix')).toBeUndefined();
   });
 
   it('keeps the Users group only with its children', () => {

@@ -12,6 +12,8 @@ export type NavItem = {
   roles?: readonly UserType[];
   /** Shown only when this holds for the user as well (see NavConditions). */
   when?: keyof NavConditions;
+  /** Pages elsewhere in the app that belong to this item (marking lists under a phase). */
+  covers?: RegExp;
   children?: readonly NavItem[];
 };
 
@@ -65,6 +67,7 @@ export const NAVIGATION: readonly NavItem[] = [
     icon: 'rate_review',
     roles: ['teacher', 'admin'],
     when: 'marks',
+    covers: /^\/examene\/[^/]+\/editii\/[^/]+\/phases\/[^/]+\/(corectare|contestatii)(\/|$)/,
   },
   {
     id: 'my-tests',
@@ -110,6 +113,19 @@ export function visibleNavigation(
     const children = visibleNavigation(role, item.children, conditions);
     return children.length ? [{ ...item, children }] : [];
   });
+}
+
+/**
+ * The menu page the user is on: one whose `covers` takes the path, else the one whose path is
+ * the longest start of it. A marker's list under a phase is "To mark", not "Competitions".
+ */
+export function currentPage(pathname: string, pages: readonly NavItem[]): NavItem | undefined {
+  const covering = pages.find((p) => p.covers?.test(pathname));
+  if (covering) return covering;
+  const starts = (path: string) => pathname === path || pathname.startsWith(`${path}/`);
+  return pages
+    .filter((p) => p.path !== undefined && starts(p.path))
+    .sort((a, b) => (b.path?.length ?? 0) - (a.path?.length ?? 0))[0];
 }
 
 /** Every page (leaf) a user can open from the menu, for search and shortcuts. */

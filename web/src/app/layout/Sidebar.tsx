@@ -25,7 +25,7 @@ import { SIDEBAR_FOLDED_WIDTH, SIDEBAR_WIDTH } from '../../../../shared/constant
 import { safePictureUrl } from '../../../../shared/picture.js';
 import { useAuth } from '../../lib/auth.js';
 import { PERSONAL_DATA_URL, TERMS_URL } from '../links.js';
-import type { NavItem } from '../navigation.js';
+import { currentPage, flatPages, type NavItem } from '../navigation.js';
 import { NavIcon } from './icons.js';
 
 type Props = {
@@ -37,22 +37,21 @@ type Props = {
   onCloseMobile(): void;
 };
 
-const isCurrent = (pathname: string, path?: string) =>
-  path !== undefined && (pathname === path || pathname.startsWith(`${path}/`));
-
 function NavEntry({
   item,
   folded,
   depth,
+  currentId,
   onNavigate,
 }: {
   item: NavItem;
   folded: boolean;
   depth: number;
+  /** The menu page the user is on (navigation.ts `currentPage`). */
+  currentId: string | undefined;
   onNavigate(): void;
 }) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
   const [open, setOpen] = useState(true);
   const title = t(item.titleKey);
 
@@ -76,6 +75,7 @@ function NavEntry({
                 item={child}
                 folded={folded}
                 depth={depth + 1}
+                currentId={currentId}
                 onNavigate={onNavigate}
               />
             ))}
@@ -89,7 +89,7 @@ function NavEntry({
     <ListItemButton
       component={NavLink}
       to={item.path ?? '/'}
-      selected={isCurrent(pathname, item.path)}
+      selected={item.id === currentId}
       onClick={onNavigate}
       sx={{ pl: folded ? 2.5 : 2 + depth * 2 }}
     >
@@ -112,6 +112,8 @@ function SidebarContent({
 }: Omit<Props, 'mobileOpen'>) {
   const { t } = useTranslation();
   const { user } = useAuth();
+  const { pathname } = useLocation();
+  const currentId = currentPage(pathname, flatPages(items))?.id;
   const fullName = [user?.familyName, user?.givenName].filter(Boolean).join(' ');
 
   return (
@@ -190,6 +192,7 @@ function SidebarContent({
               item={item}
               folded={folded}
               depth={0}
+              currentId={currentId}
               onNavigate={mobile ? onCloseMobile : () => {}}
             />
           ))}
