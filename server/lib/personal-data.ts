@@ -36,8 +36,9 @@ const aboutPerson = (userId: string): SQL =>
  * The audit trail's part. Export: every event about the person (on their account, done by
  * them, or naming them), with its values where it is on their account. Anonymising: the values of
  * the events on their account (names, address, birth date as they were changed) are replaced
- * by the names of the fields that changed; who did what when stays, and no event goes —
- * migration 0015 lets exactly this through the append-only trigger, in this transaction only.
+ * by the names of the fields that changed, and the reasons the person wrote into events they
+ * did (an appeal's) by "anonim"; who did what when stays, and no event goes — migrations 0015
+ * and 0017 let exactly this through the append-only trigger, in this transaction only.
  */
 export const auditPersonalData: PersonalDataPart = {
   name: 'auditEvents',
@@ -68,6 +69,11 @@ export const auditPersonalData: PersonalDataPart = {
       .set({ before: redacted(auditEvents.before), after: redacted(auditEvents.after) })
       .where(sql`${auditEvents.entityType} = 'user' and ${auditEvents.entityId} = ${userId}
         and (${auditEvents.before} is not null or ${auditEvents.after} is not null)`);
+    // What the person wrote into events they did (an appeal's reason): theirs (migration 0017).
+    await tx
+      .update(auditEvents)
+      .set({ reason: 'anonim' })
+      .where(sql`${auditEvents.actorId} = ${userId} and ${auditEvents.reason} is not null`);
     await tx.execute(sql`select set_config('podium.anonymising', '', true)`);
     return undefined;
   },

@@ -277,6 +277,14 @@ describe('POST /users/{id}/anonymise', () => {
     const rename = onAccount.find((e) => e.action === 'user.profile.update');
     expect(rename).toMatchObject({ actorId: w.studentA.id, after: { givenName: 'anonim' } });
     expect(JSON.stringify(onAccount)).not.toContain('Ilinca-Maria');
+    // The appeal's reason the student wrote is gone from the trail too; the event stays.
+    const byStudent = await db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.actorId, w.studentA.id));
+    expect(byStudent.find((e) => e.action === 'appeal.filed')).toMatchObject({ reason: 'anonim' });
+    const trail = await db.select().from(auditEvents);
+    expect(JSON.stringify(trail)).not.toContain(APPEAL_REASON);
 
     // What an export shows now names nobody.
     const after = await get(`${API}/users/${w.studentA.id}/personal-data`, w.admin.headers);
@@ -302,6 +310,22 @@ describe('POST /users/{id}/anonymise', () => {
       await tx.execute(sql`update audit_events set action = 'x' where ${onA}`);
     });
     await expect(action).rejects.toThrow();
+    // The reason may change only on events the named person did, and then nothing else.
+    const appeal = sql`actor_id = ${w.studentA.id} and action = 'appeal.filed'`;
+    const [filed] = await db.select().from(auditEvents).where(appeal);
+    expect(filed).toBeDefined();
+    const othersReason = db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('podium.anonymising', ${w.studentB.id}, true)`);
+      await tx.execute(sql`update audit_events set reason = 'x' where ${appeal}`);
+    });
+    await expect(othersReason).rejects.toThrow();
+    const reasonAndValues = db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('podium.anonymising', ${w.studentA.id}, true)`);
+      await tx.execute(
+        sql`update audit_events set reason = 'x', before = '{}'::jsonb where ${appeal}`,
+      );
+    });
+    await expect(reasonAndValues).rejects.toThrow();
     const removal = db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('podium.anonymising', ${w.studentA.id}, true)`);
       await tx.execute(sql`delete from audit_events where ${onA}`);
