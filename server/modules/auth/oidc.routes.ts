@@ -65,7 +65,12 @@ export const oidcRoutes =
           tags: ['auth-service'],
           description:
             'Redirects to the provider; `type` is the account type of someone without an account.',
-          querystring: z.object({ type: z.enum(['student', 'teacher']).default('student') }),
+          querystring: z.object({
+            type: z
+              .enum(['student', 'teacher'])
+              .default('student')
+              .meta({ description: 'The account type made for someone who has no account yet.' }),
+          }),
         },
       },
       async (request, reply) => {
@@ -90,7 +95,13 @@ export const oidcRoutes =
       {
         schema: {
           tags: ['auth-service'],
-          querystring: z.object({ state: z.string().max(200).optional() }).passthrough(),
+          querystring: z
+            .object({
+              state: z.string().max(200).optional().meta({
+                description: 'The state the sign-in started with, as the provider returns it.',
+              }),
+            })
+            .passthrough(),
         },
       },
       async (request, reply) => {

@@ -27,7 +27,14 @@ export const filesRoutes =
         schema: {
           tags,
           description: 'Multipart `file`: one png or jpeg (checked from the bytes).',
-          consumes: ['multipart/form-data'],
+          multipart: {
+            files: {
+              file: {
+                description: 'The image, png or jpeg (`image` is taken as the same part).',
+                required: true,
+              },
+            },
+          },
           response: { 200: storedFileSchema },
         },
         preHandler: teachersAndAdmins,

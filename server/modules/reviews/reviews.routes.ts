@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  APPEAL_LIST_TYPES,
+  APPEAL_STATUSES,
   appealDecisionInputSchema,
   appealDetailSchema,
   appealInputSchema,
@@ -13,6 +15,8 @@ import {
   keyFixResultSchema,
   listQuerySchema,
   markInputSchema,
+  REVIEW_LIST_TYPES,
+  REVIEW_STATUSES,
   reassignInputSchema,
   reassignResultSchema,
   reminderInputSchema,
@@ -45,6 +49,41 @@ const ids = (p: z.infer<typeof phaseParams>) => ({
   editionId: p.editionId,
   phaseId: p.phaseId,
 });
+
+/**
+ * The review and appeal lists' `filter` and `where`, described: their own JSON shapes
+ * (shared/schemas/reviews.ts), not the LoopBack compiler's.
+ */
+function listQueriesOf(kind: 'reviews' | 'appeals') {
+  const types = kind === 'reviews' ? REVIEW_LIST_TYPES : APPEAL_LIST_TYPES;
+  const statuses = kind === 'reviews' ? REVIEW_STATUSES : APPEAL_STATUSES;
+  const fields =
+    'Fields: `testId` (uuid), `itemId` (uuid), `status` (' +
+    statuses.join(', ') +
+    '), `marked` (boolean: entries the caller has, or has not yet, marked); each is equal ' +
+    'to the value given, no operators.';
+  const typeNote = `\`type\`: ${types.join(', ')} (default REVIEW_ITEMS).`;
+  const limits =
+    'Limits: at most 2,000 characters; a key or value not understood is 400 VALIDATION_FAILED.';
+  return {
+    list: listQuerySchema.extend({
+      filter: listQuerySchema.shape.filter.meta({
+        description:
+          `JSON text: \`{limit, skip, order, type, where}\`. ${typeNote} \`where\`: ${fields} ` +
+          '`limit`: 1 to 1,000, default 10; `skip` from 0; `order` is taken and ignored ' +
+          `(entries come by test, question and code). ${limits}`,
+        examples: ['{"limit":10,"skip":0,"type":"REVIEW_ITEMS","where":{"marked":false}}'],
+      }),
+    }),
+    count: countQuerySchema.extend({
+      where: countQuerySchema.shape.where.meta({
+        description: `JSON text: the list's \`type\` and \`where\` fields, flat. ${typeNote} ${fields} ${limits}`,
+        examples: ['{"type":"REVIEW_ITEMS","marked":false}'],
+      }),
+    }),
+  };
+}
+const listQueries = { reviews: listQueriesOf('reviews'), appeals: listQueriesOf('appeals') };
 
 const BLIND =
   ' Markers get the anonymous code, never the student; a reviewer sees the other mark and ' +
@@ -84,7 +123,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
               'itemId, status, marked}. Ordered by test, question and code.' +
               BLIND,
             params: phaseParams,
-            querystring: listQuerySchema,
+            querystring: listQueries[kind].list,
             response: { 200: z.array(entrySchema) },
           },
           preHandler: markers,
@@ -101,7 +140,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
             tags: TAGS,
             summary: isReview ? 'Count review entries' : 'Count contestation entries',
             params: phaseParams,
-            querystring: countQuerySchema,
+            querystring: listQueries[kind].count,
             response: { 200: reviewCountSchema },
           },
           preHandler: markers,
