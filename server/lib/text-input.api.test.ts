@@ -135,7 +135,7 @@ describe('people', () => {
       0,
     ]);
     expectRefused(await inject('PATCH', `${PEOPLE}/users/a%00b`, admin.headers, { city: 'Iași' }), [
-      'email',
+      'user',
     ]);
     expectRefused(
       await inject('PUT', `${url}/teacher-codes`, student.headers, { teacherCode: NUL }),

@@ -99,8 +99,10 @@ export function errorResponse(status: number, codes: readonly ErrorCode[]) {
 /** The `default` response every operation has: what no status above covers. */
 export const DEFAULT_ERROR_RESPONSE = {
   description:
-    'Any other failure, in the same envelope: 500 GENERAL_ERROR, 503 QUERY_TIMEOUT (a ' +
-    'statement past its time limit, nothing changed: retry), 414 URL_TOO_LONG.',
+    'Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a ' +
+    'statement past its time limit, nothing changed: retry) or STORAGE_UNAVAILABLE (the file ' +
+    'storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one ' +
+    'path segment, past the server’s limits).',
   content: {
     'application/json': {
       schema: { $ref: ERROR_BODY_REF },

@@ -35,7 +35,8 @@ export const SERVICES: readonly Service[] = [
     description:
       'A student’s own tests on exam day (`test-player/mytests`): the list, starting a test ' +
       '(`POST mytests/{testId}`), saving an answer (`PUT` with itemId and submittedAnswer), ' +
-      'finishing (`PUT …/review`), the attempt’s state and its items.',
+      'finishing (`PUT …/review`), the attempt’s state, its items and images; staff give a ' +
+      'student extra time or reopen an attempt after an incident.',
   },
   {
     name: 'Upload service',
@@ -79,7 +80,8 @@ export const SERVICES: readonly Service[] = [
     description:
       'Marking (`test-review`): the review and appeal lists (`filter` `{limit, skip, type}` and ' +
       'count), an entry with its answer, marks (`reviewerScore`), mediations, an entry’s ' +
-      'history, downloading an answer as `response_{answerId}.zip`, and a student’s appeal ' +
+      'history, downloading an answer as `response_{answerId}.zip`, rubrics, progress and ' +
+      'reminders, reassigning work, correcting an answer key, and a student’s appeal ' +
       '(`PUT test-review/tests/{testId}/items/{itemId}/appeal`).',
   },
   {

@@ -62,6 +62,7 @@ export const oidcRoutes =
       '/auth/oidc/start',
       {
         schema: {
+          errors: ['OIDC_NOT_CONFIGURED'],
           tags: ['auth-service'],
           description:
             'Redirects to the provider; `type` is the account type of someone without an account.',
@@ -94,6 +95,7 @@ export const oidcRoutes =
       '/auth/oauth/callback',
       {
         schema: {
+          errors: ['OIDC_NOT_CONFIGURED'],
           tags: ['auth-service'],
           querystring: z
             .object({

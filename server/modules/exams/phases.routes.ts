@@ -155,6 +155,7 @@ export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
     `${base}/:phaseId/review`,
     {
       schema: {
+        errors: ['TESTS_STILL_RUNNING', 'INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS'],
         tags: TAGS,
         // Its path reads like test-review's `PUT …/reviews/{reviewId}` (a mark).
         operationId: 'startPhaseReview',

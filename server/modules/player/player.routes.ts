@@ -279,6 +279,7 @@ export const playerRoutes =
       '/tests/:testId/students/:studentId/reopen',
       {
         schema: {
+          errors: ['PHASE_CLOSED', 'ANSWER_KEY_SHOWN'],
           tags,
           summary: 'Reopen a student’s attempt with exactly this much time left (audited)',
           description:

@@ -25,6 +25,7 @@ export const filesRoutes =
       '/files',
       {
         schema: {
+          errors: ['FILE_TYPE_NOT_ALLOWED'],
           tags,
           description: 'Multipart `file`: one png or jpeg (checked from the bytes).',
           multipart: {

@@ -99,6 +99,7 @@ export const questionsRoutes =
       ITEMS,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description: 'Adds a question; its answers must fit its type (field errors otherwise).',
           params: phaseParams,
@@ -121,6 +122,7 @@ export const questionsRoutes =
       ITEMS,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description:
             'Deletes the listed questions; answers the ids NOT deleted (questions drawn into ' +
@@ -160,6 +162,7 @@ export const questionsRoutes =
       `${ITEMS}/files`,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description:
             'Multipart: `image` parts (png or jpeg by content), `Discipline`, `Grade`, and ' +
@@ -198,6 +201,7 @@ export const questionsRoutes =
       `${ITEMS}/import`,
       {
         schema: {
+          errors: ['PHASE_CLOSED', 'SPREADSHEET_TOO_LARGE'],
           tags,
           description:
             'Multipart `file`: an xlsx with one question a row (see `…/import-template`). ' +
@@ -237,6 +241,7 @@ export const questionsRoutes =
       `${ITEMS}/:questionId`,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description:
             'Changes the fields sent; the result must still fit its type. Refused once a ' +
@@ -257,6 +262,7 @@ export const questionsRoutes =
       `${ITEMS}/:questionId`,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description: 'Deletes one question; QUESTION_IN_TEST when a test drew it.',
           params: questionParams,

@@ -259,6 +259,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/reviews/:reviewId/mediations`,
       {
         schema: {
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
           tags: TAGS,
           summary: "The mediator's mark (final)",
           description: "The question's mediator, on an entry that needs mediation.",
@@ -295,6 +296,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId`,
       {
         schema: {
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
           tags: TAGS,
           summary: "An appeal reviewer's mark",
           description:
@@ -319,6 +321,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId/mediations`,
       {
         schema: {
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
           tags: TAGS,
           summary: "The appeal mediator's mark (final)",
           params: reviewParams,
@@ -339,6 +342,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId/decision`,
       {
         schema: {
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
           tags: TAGS,
           summary: 'Close a committee appeal, the score kept',
           description: "The exam's admins.",

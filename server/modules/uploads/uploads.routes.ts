@@ -213,6 +213,7 @@ export const uploadsRoutes =
       `${BASE}/answers/:answerId`,
       {
         schema: {
+          errors: ['PHASE_CLOSED', 'TEST_NOT_ACTIVE'],
           tags,
           summary: 'Keep only these files of an answer, in this order (delete, reorder)',
           description:

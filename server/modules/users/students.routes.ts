@@ -104,7 +104,12 @@ export const studentsRoutes =
     r.delete(
       '/students/:id',
       {
-        schema: { tags, params: idParams, response: { 204: z.null() } },
+        schema: {
+          errors: ['USER_HAS_RESULTS'],
+          tags,
+          params: idParams,
+          response: { 204: z.null() },
+        },
         preHandler: staff,
       },
       async (request, reply) => {

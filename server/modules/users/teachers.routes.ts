@@ -95,7 +95,12 @@ export const teachersRoutes =
     r.delete(
       '/teachers/:id',
       {
-        schema: { tags, params: idParams, response: { 204: z.null() } },
+        schema: {
+          errors: ['USER_HAS_RESULTS'],
+          tags,
+          params: idParams,
+          response: { 204: z.null() },
+        },
         preHandler: staff,
       },
       async (request, reply) => {
