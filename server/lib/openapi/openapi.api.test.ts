@@ -114,6 +114,13 @@ describe('the OpenAPI description', () => {
     expect(t.app.routeTable.some((r) => r.url === '/*')).toBe(true);
   });
 
+  it('serves the same description as YAML, with no anchors or aliases for tools to trip on', async () => {
+    const yaml = await t.app.inject({ url: '/api/docs/yaml' });
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.body).toContain('operationId: getExams');
+    expect(yaml.body.match(/[&*]a\d+\b/g)).toBeNull();
+  });
+
   it('has one path template for a user, by id or e-mail', () => {
     expect(Object.keys(doc.paths).filter((u) => /\/users\/\{[^}]+\}$/.test(u))).toEqual([
       `${API}/user-mgmt/users/{user}`,

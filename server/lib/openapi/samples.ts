@@ -136,10 +136,11 @@ export function sample(
   depth = 0,
 ): unknown {
   const s = resolve(schema, schemas);
-  if (s.example !== undefined) return s.example;
-  if (s.const !== undefined) return s.const;
+  // Copies: a value shared with the schema would print as a YAML alias in /api/docs/yaml.
+  if (s.example !== undefined) return structuredClone(s.example);
+  if (s.const !== undefined) return structuredClone(s.const);
   if (s.enum) return s.enum.find((v) => v !== null) ?? s.enum[0];
-  if (s.default !== undefined) return s.default;
+  if (s.default !== undefined) return structuredClone(s.default);
   if (depth > MAX_DEPTH) return s.nullable ? null : undefined;
   const alternatives = s.anyOf ?? s.oneOf;
   if (alternatives?.length) {
@@ -169,7 +170,7 @@ export function sample(
       if (!s.items || (s.maxItems ?? 1) < 1) return [];
       const count = Math.max(s.minItems ?? 0, 1);
       const item = sample(s.items, schemas, name, depth + 1);
-      return item === undefined ? [] : Array.from({ length: count }, () => item);
+      return item === undefined ? [] : Array.from({ length: count }, () => structuredClone(item));
     }
     case 'string':
       return sampleString(s, name);
