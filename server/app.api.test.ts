@@ -85,7 +85,7 @@ describe('server', () => {
         `${AUTH}/register`,
         `${AUTH}/logout`,
         '/api/v1/health',
-        '/api/v1/user-mgmt/users/{id}',
+        '/api/v1/user-mgmt/users/{user}',
       ]),
     );
     // Generated from the zod schemas, not hand-written.

@@ -13,11 +13,7 @@ import Fastify, {
   LogController,
   type RouteOptions,
 } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -36,6 +32,7 @@ import type { Mailer } from './lib/mail/mailer.js';
 import { createMailOutbox } from './lib/mail/outbox.js';
 import { createMailWorker, type MailWorker, runMailWorker } from './lib/mail/worker.js';
 import { createNotices } from './lib/notices.js';
+import { createTransform, transformObject } from './lib/openapi/index.js';
 import { defaultOrigin } from './lib/origin.js';
 import { auditPersonalData, type PersonalDataPart } from './lib/personal-data.js';
 import { registerStatementLimits } from './lib/statement-limits.js';
@@ -277,15 +274,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.files.maxBytes, files: 20 } });
+  // The description is made from the routes (server/lib/openapi): tags by service, ids,
+  // security from each route's guard, error responses, examples.
   await app.register(swagger, {
     openapi: {
       info: { title: 'Podium API', version: '1' },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The token `POST /api/v1/auth-service/auth/login` answers.',
+          },
+        },
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: createTransform(API_PREFIX),
+    transformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
@@ -466,7 +472,8 @@ async function registerWebApp(app: FastifyInstance, webDist: string) {
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  app.get('/*', (request, reply) => {
+  // The web app's pages and files, not part of the API: left out of its description.
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (url.startsWith('/api/')) {
       return reply.status(404).send({

@@ -18,6 +18,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     resolveSession: SessionResolver;
   }
+  interface FastifyContextConfig {
+    /**
+     * The guard a route calls in its handler instead of as a preHandler (exam day's fast
+     * paths resolve the session in their own statement first), so the description knows it.
+     */
+    guard?: preHandlerAsyncHookHandler;
+  }
   interface FastifyRequest {
     actor: Actor | null;
   }
@@ -40,10 +47,30 @@ export function bearerToken(request: FastifyRequest): string | null {
   return token;
 }
 
+/** The options each guard was made with, so the OpenAPI description can tell who may call. */
+const guardOptions = new WeakMap<object, GuardFacts>();
+
+/** A guard's options with their defaults filled in. */
+export type GuardFacts = { roles?: readonly UserType[]; active: boolean; registered: boolean };
+
+/**
+ * The guard among a route's preHandlers (or the one its config says its handler calls), with
+ * its options; undefined for a public route. The OpenAPI description reads it to mark the
+ * route's security, 401 and 403.
+ */
+export function guardOf(route: { preHandler?: unknown; config?: unknown }): GuardFacts | undefined {
+  const called = (route.config as { guard?: unknown } | undefined)?.guard;
+  for (const handler of [route.preHandler, called].flat()) {
+    const options = typeof handler === 'function' ? guardOptions.get(handler) : undefined;
+    if (options) return options;
+  }
+  return undefined;
+}
+
 /** Resolves the session (401 without a valid one) and checks role, registration and state (403). */
 export function guard(options: GuardOptions = {}): preHandlerAsyncHookHandler {
   const { roles, active = true, registered = true } = options;
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+  const check = async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
     const actor = token ? await request.server.resolveSession(token) : null;
     if (!actor) throw new AppError('UNAUTHORIZED', 'A valid session is required');
@@ -55,6 +82,8 @@ export function guard(options: GuardOptions = {}): preHandlerAsyncHookHandler {
       if (active && actor.state !== 'active') throw forbidden();
     }
   };
+  guardOptions.set(check, { roles, active, registered });
+  return check;
 }
 
 /** The actor of a guarded route (the guard guarantees it is set). */

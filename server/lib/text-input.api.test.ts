@@ -135,7 +135,7 @@ describe('people', () => {
       0,
     ]);
     expectRefused(await inject('PATCH', `${PEOPLE}/users/a%00b`, admin.headers, { city: 'Iași' }), [
-      'email',
+      'user',
     ]);
     expectRefused(
       await inject('PUT', `${url}/teacher-codes`, student.headers, { teacherCode: NUL }),
@@ -303,6 +303,6 @@ describe('the error log', () => {
     // What is left still tells what failed: the SQL without its values and PostgreSQL's code.
     expect(errors[0].err).toMatchObject({ type: 'DatabaseError', code: '22P02' });
     const info = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 30 && l.url);
-    expect(info.map((l) => l.url)).toContain('/api/v1/user-mgmt/users/:email');
+    expect(info.map((l) => l.url)).toContain('/api/v1/user-mgmt/users/:user');
   });
 });

@@ -156,13 +156,16 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   [`DELETE ${AUTH}/throttles/{id}`]: { ok: ['admin'], params: (w) => ({ id: w.throttleId }) },
 
   // People. A's teacher and the competition's organisers see A; B and outsiders do not.
-  [`GET ${U}/users/{id}`]: {
+  // `{user}` is an id or an e-mail address: read by id, changed by address as SPEC.md calls them.
+  [`GET ${U}/users/{user}`]: {
     ok: ['studentA', ...IN_COMPETITION],
     notFound: ['studentB', ...OUTSIDERS],
+    params: (w) => ({ user: w.studentA.id }),
   },
-  [`PATCH ${U}/users/{email}`]: {
+  [`PATCH ${U}/users/{user}`]: {
     ok: ['studentA', 'admin'],
     notFound: ['studentB', ...OUTSIDERS],
+    params: (w) => ({ user: w.studentA.email }),
   },
   // Set on the coordinator's own address: theirs and admins'.
   [`PUT ${U}/users/{email}/teacher-codes`]: {

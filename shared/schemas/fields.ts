@@ -17,7 +17,7 @@ import { isSingleLineText, isStorableText } from '../text-input.js';
  * show `error_<code>`, and the server sends the same codes in VALIDATION_FAILED details.
  */
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Single-line text (names, school, city, titles, categories): no control or bidirectional

@@ -18,16 +18,22 @@ export const MAX_STATE_CHANGES = 500;
 export const MAX_DOWNLOAD_ROWS = 100_000;
 
 const filterText = () => z.string().max(MAX_FILTER_JSON_LENGTH).optional();
+/** Narrows a students list to one competition the caller organises. */
+const examAdminField = () =>
+  z.uuid().optional().meta({
+    description:
+      'A competition id: only its students, for its admin and staff teachers (404 otherwise).',
+  });
 
 /** GET /students?filter=…&examAdmin=… (and /students/downloads). */
 export const studentsQuerySchema = z
-  .object({ filter: filterText(), examAdmin: z.uuid().optional() })
+  .object({ filter: filterText(), examAdmin: examAdminField() })
   .strict();
 export type StudentsQuery = z.infer<typeof studentsQuerySchema>;
 
 /** GET /students/count?where=…&examAdmin=… */
 export const studentsCountQuerySchema = z
-  .object({ where: filterText(), examAdmin: z.uuid().optional() })
+  .object({ where: filterText(), examAdmin: examAdminField() })
   .strict();
 export type StudentsCountQuery = z.infer<typeof studentsCountQuerySchema>;
 

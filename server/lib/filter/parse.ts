@@ -19,20 +19,20 @@ export const MAX_WHERE_DEPTH = 8;
 /** Most items in one `inq`/`nin` list. */
 export const MAX_INQ_ITEMS = 1000;
 /** Conditions and bound values in one `where`; keeps queries far below PostgreSQL's limits. */
-const MAX_CONDITIONS = 200;
-const MAX_VALUES = 5000;
+export const MAX_CONDITIONS = 200;
+export const MAX_VALUES = 5000;
 /** Patterns (`like`, `regexp`) in one where: each is compiled and run on every row. */
 export const MAX_PATTERNS = 20;
-const MAX_JSON_LENGTH = 100_000;
-const MAX_ORDER_ITEMS = 10;
-const MAX_SKIP = 10_000_000;
+export const MAX_JSON_LENGTH = 100_000;
+export const MAX_ORDER_ITEMS = 10;
+export const MAX_SKIP = 10_000_000;
 
 const PATTERN_OPS = new Set(['like', 'nlike', 'ilike', 'nilike', 'regexp']);
 const COMPARE = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'between', 'inq', 'nin', 'exists'];
 const EQUALITY = ['eq', 'neq', 'inq', 'nin', 'exists'];
 
 /** Operators each field type understands; anything else is refused. */
-const OPERATORS: Record<FieldType, ReadonlySet<string>> = {
+export const OPERATORS: Record<FieldType, ReadonlySet<string>> = {
   string: new Set([...COMPARE, 'like', 'nlike', 'ilike', 'nilike', 'regexp']),
   number: new Set(COMPARE),
   date: new Set(COMPARE),
@@ -46,7 +46,7 @@ const CASELESS_LIKE = { like: 'ilike', nlike: 'nilike', ilike: 'ilike', nilike: 
 
 type Budget = { conditions: number; values: number; patterns: number; regexpCost: number };
 
-const isSortable = (spec: FieldSpec) => spec.sortable ?? spec.type !== 'stringArray';
+export const isSortable = (spec: FieldSpec) => spec.sortable ?? spec.type !== 'stringArray';
 
 function lookupField(resource: ListResource, name: string): FieldSpec | undefined {
   return Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
@@ -331,7 +331,7 @@ function parseFields(raw: unknown, resource: ListResource): string[] | undefined
   return kept.length > 0 ? kept : reject(['fields']);
 }
 
-const FILTER_KEYS = ['where', 'limit', 'skip', 'offset', 'order', 'fields', 'include'];
+export const FILTER_KEYS = ['where', 'limit', 'skip', 'offset', 'order', 'fields', 'include'];
 
 /**
  * `?filter=` → a checked filter: limit within 0..maxLimit (0 or none → the default), skip,

@@ -50,6 +50,7 @@ export const authRoutes =
       {
         config: limited,
         schema: {
+          errors: ['INVALID_CODE'],
           tags: ['auth-service'],
           params: tokenParamsSchema,
           response: { 200: sessionSchema },
@@ -64,6 +65,7 @@ export const authRoutes =
       {
         config: limited,
         schema: {
+          errors: ['INVALID_CODE'],
           tags: ['auth-service'],
           params: tokenParamsSchema,
           response: { 200: sessionSchema },
@@ -77,7 +79,12 @@ export const authRoutes =
       '/auth/login',
       {
         config: limited,
-        schema: { tags: ['auth-service'], body: loginSchema, response: { 200: sessionSchema } },
+        schema: {
+          errors: ['INVALID_CREDENTIALS', 'EMAIL_NOT_CONFIRMED'],
+          tags: ['auth-service'],
+          body: loginSchema,
+          response: { 200: sessionSchema },
+        },
       },
       async (request) => auth.login(request.body, info(request)),
     );
@@ -96,6 +103,7 @@ export const authRoutes =
       {
         config: limited,
         schema: {
+          errors: ['INVALID_CODE'],
           tags: ['auth-service'],
           body: resetPasswordSchema,
           response: { 200: sessionSchema },
@@ -117,6 +125,7 @@ export const authRoutes =
       '/auth/register',
       {
         schema: {
+          errors: ['ALREADY_REGISTERED', 'TEACHER_CODE_NOT_PROVIDED', 'TEACHER_CODE_NOT_FOUND'],
           tags: ['auth-service'],
           description:
             'Completes the profile: registerTeacherSchema for teachers, registerStudentSchema for students.',

@@ -62,10 +62,16 @@ export const oidcRoutes =
       '/auth/oidc/start',
       {
         schema: {
+          errors: ['OIDC_NOT_CONFIGURED'],
           tags: ['auth-service'],
           description:
             'Redirects to the provider; `type` is the account type of someone without an account.',
-          querystring: z.object({ type: z.enum(['student', 'teacher']).default('student') }),
+          querystring: z.object({
+            type: z
+              .enum(['student', 'teacher'])
+              .default('student')
+              .meta({ description: 'The account type made for someone who has no account yet.' }),
+          }),
         },
       },
       async (request, reply) => {
@@ -89,8 +95,15 @@ export const oidcRoutes =
       '/auth/oauth/callback',
       {
         schema: {
+          errors: ['OIDC_NOT_CONFIGURED'],
           tags: ['auth-service'],
-          querystring: z.object({ state: z.string().max(200).optional() }).passthrough(),
+          querystring: z
+            .object({
+              state: z.string().max(200).optional().meta({
+                description: 'The state the sign-in started with, as the provider returns it.',
+              }),
+            })
+            .passthrough(),
         },
       },
       async (request, reply) => {

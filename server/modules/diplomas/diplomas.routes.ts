@@ -81,6 +81,7 @@ export function diplomasRoutes(diplomas: DiplomasService, config: OriginConfig) 
       '/jobs',
       {
         schema: {
+          errors: ['RESULTS_NOT_FINAL'],
           tags: TAGS,
           summary: 'Make a ZIP of diplomas in the background',
           description:

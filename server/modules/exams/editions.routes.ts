@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { EDITION_LIST_LIMIT } from '../../../shared/constants.js';
 import {
   countSchema,
   editionCreateSchema,
@@ -11,8 +12,15 @@ import {
   whereQuerySchema,
 } from '../../../shared/schemas/exams.js';
 import { actorOf } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
+import { editionsResource } from './editions.repo.js';
 import type { ExamMgmt } from './exam-mgmt.js';
 import { editionParams, examParams, staffGuard, TAGS } from './route-helpers.js';
+
+const editionsList = listDoc({
+  resources: [{ resource: editionsResource }],
+  defaultLimit: EDITION_LIST_LIMIT,
+});
 
 /** `…/exams/{examId}/editions`. */
 export function editionsRoutes(app: FastifyInstance, { editions }: ExamMgmt) {
@@ -29,6 +37,7 @@ export function editionsRoutes(app: FastifyInstance, { editions }: ExamMgmt) {
           'year, state, createdAt, _id). A coordinator sees only the editions they coordinate.',
         params: examParams,
         querystring: filterQuerySchema,
+        list: editionsList,
         response: { 200: z.array(editionListItemSchema) },
       },
       preHandler: staffGuard(),
@@ -45,6 +54,7 @@ export function editionsRoutes(app: FastifyInstance, { editions }: ExamMgmt) {
         summary: 'Count editions',
         params: examParams,
         querystring: whereQuerySchema,
+        list: editionsList,
         response: { 200: countSchema },
       },
       preHandler: staffGuard(),

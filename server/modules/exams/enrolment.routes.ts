@@ -12,12 +12,16 @@ import {
   whereQuerySchema,
 } from '../../../shared/schemas/exams.js';
 import { actorOf } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
+import { editionStudentsResource } from './enrolment.repo.js';
 import type { ExamMgmt } from './exam-mgmt.js';
 import { editionParams, staffGuard, TAGS } from './route-helpers.js';
 
 const WHO =
   "Admins and exam admins for any student; staff and the edition's coordinators for their " +
   'own students (others come back in `failedStudents`).';
+
+const enrolledList = listDoc({ resources: [{ resource: editionStudentsResource }] });
 
 /** `…/editions/{editionId}/students`: enrolment, the edition student list, CMS credentials. */
 export function enrolmentRoutes(app: FastifyInstance, { enrolment }: ExamMgmt) {
@@ -36,6 +40,7 @@ export function enrolmentRoutes(app: FastifyInstance, { enrolment }: ExamMgmt) {
           'createdAt; order default `familyName ASC`. Coordinators see their own students.',
         params: editionParams,
         querystring: filterQuerySchema,
+        list: enrolledList,
         response: { 200: z.array(editionStudentListItemSchema) },
       },
       preHandler: staffGuard(),
@@ -52,6 +57,7 @@ export function enrolmentRoutes(app: FastifyInstance, { enrolment }: ExamMgmt) {
         summary: "Count an edition's students",
         params: editionParams,
         querystring: whereQuerySchema,
+        list: enrolledList,
         response: { 200: countSchema },
       },
       preHandler: staffGuard(),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PAGE_SIZE_EXAMS } from '../../../shared/constants.js';
 import {
   countSchema,
   examCreateSchema,
@@ -11,9 +12,11 @@ import {
   whereQuerySchema,
 } from '../../../shared/schemas/exams.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
 import { editionsRoutes } from './editions.routes.js';
 import { enrolmentRoutes } from './enrolment.routes.js';
 import type { ExamMgmt } from './exam-mgmt.js';
+import { examsResource } from './exams.repo.js';
 import { openExamsRoutes } from './open-exams.routes.js';
 import { phaseStudentsRoutes } from './phase-students.routes.js';
 import { phasesRoutes } from './phases.routes.js';
@@ -31,6 +34,11 @@ export const examMgmtRoutes =
     openExamsRoutes(app, services);
   };
 
+const examsList = listDoc({
+  resources: [{ resource: examsResource }],
+  defaultLimit: PAGE_SIZE_EXAMS,
+});
+
 function examRoutes(app: FastifyInstance, { exams }: ExamMgmt) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -46,6 +54,7 @@ function examRoutes(app: FastifyInstance, { exams }: ExamMgmt) {
           '`_id`; and/or), fields. Admins see all; teachers the competitions where they are ' +
           'admin, staff or coordinator; students those open for sign-up for their grade.',
         querystring: filterQuerySchema,
+        list: examsList,
         response: { 200: z.array(examListItemSchema) },
       },
       preHandler: guard(),
@@ -61,6 +70,7 @@ function examRoutes(app: FastifyInstance, { exams }: ExamMgmt) {
         summary: 'Count competitions',
         description: 'LoopBack `where` JSON, same fields and scope as the list.',
         querystring: whereQuerySchema,
+        list: examsList,
         response: { 200: countSchema },
       },
       preHandler: guard(),

@@ -13,7 +13,9 @@ import {
   whereQuerySchema,
 } from '../../../shared/schemas/exams.js';
 import { actorOf } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
 import type { ExamMgmt } from './exam-mgmt.js';
+import { phaseStudentsResource } from './phase-students.repo.js';
 import { phaseParams, staffGuard, TAGS, withSlashTwin } from './route-helpers.js';
 
 const SCORE_NOTE =
@@ -22,6 +24,8 @@ const SCORE_NOTE =
   'RESULTS_INCOMPLETE (details: awaitingItems, studentsAwaiting, runningAttempts) while an ' +
   'item of the grade’s tests awaits marking or an attempt still runs. Admins, exam admins ' +
   'and staff; 409 PHASE_CLOSED on a closed phase.';
+
+const phaseStudentsList = listDoc({ resources: [{ resource: phaseStudentsResource }] });
 
 /** `…/phases/{phaseId}/students`: who takes part and the admitted/rejected decisions. */
 export function phaseStudentsRoutes(app: FastifyInstance, { phaseStudents }: ExamMgmt) {
@@ -42,6 +46,7 @@ export function phaseStudentsRoutes(app: FastifyInstance, { phaseStudents }: Exa
           '`studentGrade: ""` means every grade. Coordinators see only their own students.',
         params: phaseParams,
         querystring: filterQuerySchema,
+        list: phaseStudentsList,
         response: { 200: z.array(phaseStudentListItemSchema) },
       },
       preHandler: staffGuard(),
@@ -65,6 +70,7 @@ export function phaseStudentsRoutes(app: FastifyInstance, { phaseStudents }: Exa
         description: 'LoopBack `where`, with the same grade default as the list.',
         params: phaseParams,
         querystring: whereQuerySchema,
+        list: phaseStudentsList,
         response: { 200: countSchema },
       },
       preHandler: staffGuard(),

@@ -11,13 +11,17 @@ import {
   phaseSchema,
 } from '../../../shared/schemas/exams.js';
 import { actorOf } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
 import type { ExamMgmt } from './exam-mgmt.js';
+import { phasesResource } from './phases.repo.js';
 import { editionParams, examParams, phaseParams, staffGuard, TAGS } from './route-helpers.js';
 
 const DATES_NOTE =
   'Start must be before end (400 INVALID_PHASE_DATES) and the phase may not overlap another ' +
   'of the edition (400 OVERLAPPING_PHASE_DATES) nor start before a closed one; both errors ' +
   "carry details `{startDate:['invalid_date'], endDate:['invalid_date']}`.";
+
+const phasesList = listDoc({ resources: [{ resource: phasesResource }] });
 
 /** `…/editions/{editionId}/phases`. */
 export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
@@ -33,6 +37,7 @@ export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
         description: "LoopBack `filter`; order default `startDate ASC` (the phases' order).",
         params: editionParams,
         querystring: filterQuerySchema,
+        list: phasesList,
         response: { 200: z.array(phaseListItemSchema) },
       },
       preHandler: staffGuard(),
@@ -150,7 +155,10 @@ export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
     `${base}/:phaseId/review`,
     {
       schema: {
+        errors: ['TESTS_STILL_RUNNING', 'INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS'],
         tags: TAGS,
+        // Its path reads like test-review's `PUT …/reviews/{reviewId}` (a mark).
+        operationId: 'startPhaseReview',
         summary: 'Start the review of a hybrid phase',
         description:
           'Sets `reviewStarted` (answer uploads stop). Hybrid phases only (CLIENT_ERROR on ' +

@@ -7,10 +7,12 @@ export { editionParams, examParams, phaseParams } from '../../lib/route-params.j
 export const staffGuard = () => guard({ roles: ['teacher', 'admin'] });
 
 /**
- * Registers a route under `url` and, hidden from the docs, under its twin with or without the
- * trailing slash: SPEC.md §7 writes some paths with one (`POST /exams/`) and clients differ.
+ * Registers a route under `url` without its trailing slash and, hidden from the docs, with it:
+ * SPEC.md §7 writes some paths with one (`POST /exams/`) and clients differ; OpenAPI paths
+ * end without one.
  */
 export function withSlashTwin(url: string, register: (url: string, hide: boolean) => void) {
-  register(url, false);
-  register(url.endsWith('/') ? url.slice(0, -1) : `${url}/`, true);
+  const bare = url.endsWith('/') ? url.slice(0, -1) : url;
+  register(bare, false);
+  register(`${bare}/`, true);
 }

@@ -8,7 +8,11 @@ import {
 } from '../../../shared/schemas/mail.js';
 import { countSchema } from '../../../shared/schemas/people.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { outboxResource } from '../../lib/mail/outbox.js';
+import { listDoc } from '../../lib/openapi/index.js';
 import type { MailService } from './mail.service.js';
+
+const outboxList = listDoc({ resources: [{ resource: outboxResource }] });
 
 const tags = ['mail-service'];
 const admin = guard({ roles: ['admin'] });
@@ -27,6 +31,7 @@ export const mailRoutes =
           description:
             'Mails, newest first: `filter` {limit, skip, order, where on to, template, state, attempts, createdAt, updatedAt, sentAt}.',
           querystring: outboxQuerySchema,
+          list: outboxList,
           response: { 200: z.array(outboxMailSchema) },
         },
         preHandler: admin,
@@ -37,7 +42,13 @@ export const mailRoutes =
     r.get(
       '/outbox/count',
       {
-        schema: { tags, querystring: outboxCountQuerySchema, response: { 200: countSchema } },
+        schema: {
+          tags,
+          summary: 'Count mails',
+          querystring: outboxCountQuerySchema,
+          list: outboxList,
+          response: { 200: countSchema },
+        },
         preHandler: admin,
       },
       async (request) => mail.countMail(actorOf(request), request.query.where),

@@ -70,6 +70,8 @@ export const playerRoutes =
           body: startRequestSchema.optional(),
           response: { 200: startResponseSchema },
         },
+        // The guard runs in the handler, after the fast path (the description reads it here).
+        config: { guard: studentGuard },
       },
       async (request, reply) => {
         // Fast path: the session is resolved in the start's own read.
@@ -104,6 +106,7 @@ export const playerRoutes =
           body: answerRequestSchema,
           response: { 200: answerAckSchema },
         },
+        config: { guard: studentGuard },
       },
       async (request, reply) => {
         // Fast path: the session is resolved inside the write itself (one round trip).
@@ -131,6 +134,7 @@ export const playerRoutes =
           params: testParams,
           response: { 200: playerStateSchema },
         },
+        config: { guard: studentGuard },
       },
       async (request, reply) => {
         // Fast path: the session is resolved inside the finish's own statement, and the
@@ -275,6 +279,7 @@ export const playerRoutes =
       '/tests/:testId/students/:studentId/reopen',
       {
         schema: {
+          errors: ['PHASE_CLOSED', 'ANSWER_KEY_SHOWN'],
           tags,
           summary: 'Reopen a student’s attempt with exactly this much time left (audited)',
           description:

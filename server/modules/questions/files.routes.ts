@@ -25,9 +25,17 @@ export const filesRoutes =
       '/files',
       {
         schema: {
+          errors: ['FILE_TYPE_NOT_ALLOWED'],
           tags,
           description: 'Multipart `file`: one png or jpeg (checked from the bytes).',
-          consumes: ['multipart/form-data'],
+          multipart: {
+            files: {
+              file: {
+                description: 'The image, png or jpeg (`image` is taken as the same part).',
+                required: true,
+              },
+            },
+          },
           response: { 200: storedFileSchema },
         },
         preHandler: teachersAndAdmins,

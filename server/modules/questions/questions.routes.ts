@@ -8,6 +8,7 @@ import {
   bulkDeleteSchema,
   IMPORT_TEMPLATE_NAME,
   imageImportReportSchema,
+  QUESTION_PAGE_SIZE,
   questionCreateSchema,
   questionListItemSchema,
   questionPatchSchema,
@@ -17,10 +18,12 @@ import {
   XLSX_MIME,
 } from '../../../shared/schemas/questions.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
 import { phaseParams } from '../../lib/route-params.js';
 import type { QuestionImportService } from './question-import.service.js';
 import type { QuestionTeachersService } from './question-teachers.service.js';
-import { bytesSchema, readQuestionMultipart } from './questions.http.js';
+import { bytesSchema, MAX_FILES_PER_REQUEST, readQuestionMultipart } from './questions.http.js';
+import { questionsResource } from './questions.repo.js';
 import type { QuestionsService } from './questions.service.js';
 
 const tags = ['resource-mgmt'];
@@ -36,7 +39,11 @@ const filterQuery = z
 const whereQuery = z
   .object({ where: z.string().max(MAX_FILTER_JSON_LENGTH, 'too_long').optional() })
   .strict();
-const multipartDoc = { consumes: ['multipart/form-data'] };
+
+const questionsList = listDoc({
+  resources: [{ resource: questionsResource }],
+  defaultLimit: QUESTION_PAGE_SIZE,
+});
 
 export type QuestionsRoutesDeps = {
   questions: QuestionsService;
@@ -63,6 +70,7 @@ export const questionsRoutes =
             "bank's managers (null for staff).",
           params: phaseParams,
           querystring: filterQuery,
+          list: questionsList,
           response: { 200: z.array(questionListItemSchema) },
         },
         preHandler: signedIn,
@@ -78,6 +86,7 @@ export const questionsRoutes =
           tags,
           params: phaseParams,
           querystring: whereQuery,
+          list: questionsList,
           response: { 200: countSchema },
         },
         preHandler: signedIn,
@@ -90,6 +99,7 @@ export const questionsRoutes =
       ITEMS,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description: 'Adds a question; its answers must fit its type (field errors otherwise).',
           params: phaseParams,
@@ -112,6 +122,7 @@ export const questionsRoutes =
       ITEMS,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description:
             'Deletes the listed questions; answers the ids NOT deleted (questions drawn into ' +
@@ -151,6 +162,7 @@ export const questionsRoutes =
       `${ITEMS}/files`,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description:
             'Multipart: `image` parts (png or jpeg by content), `Discipline`, `Grade`, and ' +
@@ -158,7 +170,24 @@ export const questionsRoutes =
             'accepted image; refused files are reported with their code.',
           params: phaseParams,
           response: { 200: imageImportReportSchema },
-          ...multipartDoc,
+          multipart: {
+            files: {
+              image: {
+                description: `A scanned question, png or jpeg; up to ${MAX_FILES_PER_REQUEST} images.`,
+                required: true,
+                many: true,
+              },
+            },
+            fields: {
+              Discipline: { description: 'The questions’ discipline.', required: true },
+              Grade: { description: 'The questions’ grade (a number, e.g. 7).', required: true },
+              Difficulty: {
+                description: 'low, medium (the default) or high.',
+                enum: ['low', 'medium', 'high'],
+              },
+              Category: { description: 'The questions’ category.' },
+            },
+          },
         },
         preHandler: signedIn,
       },
@@ -172,13 +201,21 @@ export const questionsRoutes =
       `${ITEMS}/import`,
       {
         schema: {
+          errors: ['PHASE_CLOSED', 'SPREADSHEET_TOO_LARGE'],
           tags,
           description:
             'Multipart `file`: an xlsx with one question a row (see `…/import-template`). ' +
             'Valid rows are added; each refused row is reported with its field and code.',
           params: phaseParams,
           response: { 200: sheetImportReportSchema },
-          ...multipartDoc,
+          multipart: {
+            files: {
+              file: {
+                description: 'The xlsx spreadsheet, one question a row (`…/import-template`).',
+                required: true,
+              },
+            },
+          },
         },
         preHandler: signedIn,
       },
@@ -204,6 +241,7 @@ export const questionsRoutes =
       `${ITEMS}/:questionId`,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description:
             'Changes the fields sent; the result must still fit its type. Refused once a ' +
@@ -224,6 +262,7 @@ export const questionsRoutes =
       `${ITEMS}/:questionId`,
       {
         schema: {
+          errors: ['PHASE_CLOSED'],
           tags,
           description: 'Deletes one question; QUESTION_IN_TEST when a test drew it.',
           params: questionParams,

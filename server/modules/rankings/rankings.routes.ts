@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PAGE_SIZE } from '../../../shared/constants.js';
 import { countSchema, filterQuerySchema, whereQuerySchema } from '../../../shared/schemas/exams.js';
 import {
   myRankingSchema,
@@ -15,12 +16,22 @@ import {
   rulesDryRunSchema,
 } from '../../../shared/schemas/rankings.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
 import { phaseParams } from '../../lib/route-params.js';
+import { staffRankingResource, studentRankingResource } from './rankings.repo.js';
 import type { RankingsService } from './rankings.service.js';
 import type { RulesService } from './rules.service.js';
 
 const TAGS = ['ranking-service'];
 const BASE = '/exams/:examId/editions/:editionId/phases/:phaseId';
+
+const rankingList = listDoc({
+  resources: [
+    { resource: staffRankingResource, who: 'staff' },
+    { resource: studentRankingResource, who: 'students (a published ranking)' },
+  ],
+  defaultLimit: PAGE_SIZE,
+});
 
 const FILTER_NOTE =
   'LoopBack `filter`: `limit` (default 10), `skip`, `order` (default `studentGrade ASC, rank ' +
@@ -73,6 +84,7 @@ export function rankingsRoutes(rankings: RankingsService, rules: RulesService) {
           description: FILTER_NOTE,
           params: phaseParams,
           querystring: filterQuerySchema,
+          list: rankingList,
           response: { 200: z.array(rankingListItemSchema) },
         },
         preHandler: signedIn,
@@ -90,6 +102,7 @@ export function rankingsRoutes(rankings: RankingsService, rules: RulesService) {
           description: 'LoopBack `where`, with the same fields, grade default and scope.',
           params: phaseParams,
           querystring: whereQuerySchema,
+          list: rankingList,
           response: { 200: countSchema },
         },
         preHandler: signedIn,
@@ -110,6 +123,7 @@ export function rankingsRoutes(rankings: RankingsService, rules: RulesService) {
             'coordinators (their students).',
           params: phaseParams,
           querystring: filterQuerySchema,
+          list: rankingList,
         },
         preHandler: staff,
       },

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  APPEAL_LIST_TYPES,
+  APPEAL_STATUSES,
   appealDecisionInputSchema,
   appealDetailSchema,
   appealInputSchema,
@@ -14,6 +16,8 @@ import {
   listQuerySchema,
   markerPhaseSchema,
   markInputSchema,
+  REVIEW_LIST_TYPES,
+  REVIEW_STATUSES,
   reassignInputSchema,
   reassignResultSchema,
   reminderInputSchema,
@@ -47,6 +51,41 @@ const ids = (p: z.infer<typeof phaseParams>) => ({
   editionId: p.editionId,
   phaseId: p.phaseId,
 });
+
+/**
+ * The review and appeal lists' `filter` and `where`, described: their own JSON shapes
+ * (shared/schemas/reviews.ts), not the LoopBack compiler's.
+ */
+function listQueriesOf(kind: 'reviews' | 'appeals') {
+  const types = kind === 'reviews' ? REVIEW_LIST_TYPES : APPEAL_LIST_TYPES;
+  const statuses = kind === 'reviews' ? REVIEW_STATUSES : APPEAL_STATUSES;
+  const fields =
+    'Fields: `testId` (uuid), `itemId` (uuid), `status` (' +
+    statuses.join(', ') +
+    '), `marked` (boolean: entries the caller has, or has not yet, marked); each is equal ' +
+    'to the value given, no operators.';
+  const typeNote = `\`type\`: ${types.join(', ')} (default REVIEW_ITEMS).`;
+  const limits =
+    'Limits: at most 2,000 characters; a key or value not understood is 400 VALIDATION_FAILED.';
+  return {
+    list: listQuerySchema.extend({
+      filter: listQuerySchema.shape.filter.meta({
+        description:
+          `JSON text: \`{limit, skip, order, type, where}\`. ${typeNote} \`where\`: ${fields} ` +
+          '`limit`: 1 to 1,000, default 10; `skip` from 0; `order` is taken and ignored ' +
+          `(entries come by test, question and code). ${limits}`,
+        examples: ['{"limit":10,"skip":0,"type":"REVIEW_ITEMS","where":{"marked":false}}'],
+      }),
+    }),
+    count: countQuerySchema.extend({
+      where: countQuerySchema.shape.where.meta({
+        description: `JSON text: the list's \`type\` and \`where\` fields, flat. ${typeNote} ${fields} ${limits}`,
+        examples: ['{"type":"REVIEW_ITEMS","marked":false}'],
+      }),
+    }),
+  };
+}
+const listQueries = { reviews: listQueriesOf('reviews'), appeals: listQueriesOf('appeals') };
 
 const BLIND =
   ' Markers get the anonymous code, never the student; a reviewer sees the other mark and ' +
@@ -119,7 +158,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
               'itemId, status, marked}. Ordered by test, question and code.' +
               BLIND,
             params: phaseParams,
-            querystring: listQuerySchema,
+            querystring: listQueries[kind].list,
             response: { 200: z.array(entrySchema) },
           },
           preHandler: markers,
@@ -136,7 +175,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
             tags: TAGS,
             summary: isReview ? 'Count review entries' : 'Count contestation entries',
             params: phaseParams,
-            querystring: countQuerySchema,
+            querystring: listQueries[kind].count,
             response: { 200: reviewCountSchema },
           },
           preHandler: markers,
@@ -255,6 +294,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/reviews/:reviewId/mediations`,
       {
         schema: {
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
           tags: TAGS,
           summary: "The mediator's mark (final)",
           description: "The question's mediator, on an entry that needs mediation.",
@@ -291,6 +331,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId`,
       {
         schema: {
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
           tags: TAGS,
           summary: "An appeal reviewer's mark",
           description:
@@ -315,6 +356,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId/mediations`,
       {
         schema: {
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
           tags: TAGS,
           summary: "The appeal mediator's mark (final)",
           params: reviewParams,
@@ -335,6 +377,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId/decision`,
       {
         schema: {
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
           tags: TAGS,
           summary: 'Close a committee appeal, the score kept',
           description: "The exam's admins.",

@@ -146,6 +146,7 @@ export function testsRoutes(tests: TestsService) {
       `${base}/:testId/paper`,
       {
         schema: {
+          errors: ['PAPER_IMAGE_MISSING', 'PDF_UNAVAILABLE'],
           tags: TAGS,
           summary: 'What the printed paper shows',
           description: `The data of the print view /test-download/examen/…/test/{testId}. ${WHO}`,
@@ -161,6 +162,7 @@ export function testsRoutes(tests: TestsService) {
       `${base}/:testId/download`,
       {
         schema: {
+          errors: ['PAPER_IMAGE_MISSING'],
           tags: TAGS,
           summary: 'The test paper as a PDF',
           description:

@@ -130,6 +130,15 @@ function progressSql(test: TestRef) {
 }
 
 /** `GET …/tests/{testId}/students?filter=`: the allow-list, built for this test. */
+/** A test for describing the list (its fields do not depend on the test; its SQL does). */
+export const DESCRIBED_TEST: TestRef = {
+  id: '00000000-0000-0000-0000-000000000000',
+  grades: [],
+  phaseId: '00000000-0000-0000-0000-000000000000',
+  editionId: '00000000-0000-0000-0000-000000000000',
+  phaseType: 'hybrid',
+};
+
 export function testStudentsResource(test: TestRef): ListResource {
   const p = progressSql(test);
   return {

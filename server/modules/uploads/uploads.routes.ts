@@ -14,9 +14,11 @@ import {
   uploadResultSchema,
 } from '../../../shared/schemas/uploads.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { listDoc, type MultipartDoc } from '../../lib/openapi/index.js';
 import { phaseTestParams } from '../../lib/route-params.js';
 import type { TestStudentsService } from './test-students.service.js';
 import { bytesSchema, contentDisposition, readAnswerFiles } from './uploads.http.js';
+import { DESCRIBED_TEST, testStudentsResource } from './uploads.repo.js';
 import type { UploadsService } from './uploads.service.js';
 
 const tags = ['upload-mgmt'];
@@ -48,6 +50,20 @@ const UPLOAD_NOTE =
   `files and ${ANSWER_BYTES_FACTOR} × UPLOAD_MAX_BYTES in all (413 ANSWER_TOO_LARGE). ` +
   'Refused once the phase review has started or the phase is closed (409 PHASE_CLOSED).';
 
+/** The test's students list; its fields are the same for every test. */
+const testStudentsList = listDoc({
+  resources: [{ resource: testStudentsResource(DESCRIBED_TEST) }],
+});
+
+/** The multipart body of an upload: the answer's pages as `item_0`, `item_1`, … */
+const answerPages: MultipartDoc = {
+  numbered: {
+    prefix: 'item_',
+    max: MAX_ANSWER_FILES,
+    description: 'A page of the answer: pdf, png or jpeg',
+  },
+};
+
 /**
  * upload-mgmt (SPEC.md §7): hybrid answers, the students of a test and their answers.
  * Teachers with a role on the exam list and view (coordinators only their own students);
@@ -68,6 +84,8 @@ export const uploadsRoutes =
       {
         schema: {
           tags,
+          // test-mgmt has the same path: this one is the upload screens' summary.
+          operationId: 'getUploadTestSummary',
           summary: 'The test, for the screens of its students and their answers',
           description:
             "Teachers with a role on the exam (coordinators of the test's edition included). " +
@@ -96,6 +114,7 @@ export const uploadsRoutes =
             'null until marking.',
           params: testParams,
           querystring: filterQuerySchema,
+          list: testStudentsList,
           response: { 200: z.array(testStudentListItemSchema) },
         },
         preHandler: teachers,
@@ -113,6 +132,7 @@ export const uploadsRoutes =
           description: 'LoopBack `where` on the same fields as the list; answers `{count}`.',
           params: testParams,
           querystring: whereQuerySchema,
+          list: testStudentsList,
           response: { 200: countSchema },
         },
         preHandler: teachers,
@@ -149,7 +169,7 @@ export const uploadsRoutes =
           tags,
           summary: "Upload pages of the caller's own answer (students)",
           description: `${UPLOAD_NOTE} Students only, inside the published test's window (409 TEST_NOT_ACTIVE).`,
-          consumes: ['multipart/form-data'],
+          multipart: answerPages,
           params: itemParams,
           response: { 200: uploadResultSchema },
         },
@@ -174,7 +194,7 @@ export const uploadsRoutes =
             `${UPLOAD_NOTE} The student themselves (as above), or platform admins and the ` +
             "exam's admin teachers at any time before the review: the answer's `enteredBy` " +
             'becomes theirs and the entry is audited. Other teachers: 403.',
-          consumes: ['multipart/form-data'],
+          multipart: answerPages,
           params: studentItemParams,
           response: { 200: uploadResultSchema },
         },
@@ -193,6 +213,7 @@ export const uploadsRoutes =
       `${BASE}/answers/:answerId`,
       {
         schema: {
+          errors: ['PHASE_CLOSED', 'TEST_NOT_ACTIVE'],
           tags,
           summary: 'Keep only these files of an answer, in this order (delete, reorder)',
           description:

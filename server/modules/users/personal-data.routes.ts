@@ -9,7 +9,11 @@ import {
   type PersonalDataService,
 } from './personal-data.service.js';
 
-const formatQuery = z.object({ format: z.enum(['json', 'zip']).default('json') });
+const formatQuery = z.object({
+  format: z.enum(['json', 'zip']).default('json').meta({
+    description: '`json`: the data as one JSON document; `zip`: with the answers’ files.',
+  }),
+});
 
 function sendExport(reply: FastifyReply, out: { json: PersonalDataExport } | { zip: Buffer }) {
   reply.header('cache-control', 'no-store');

@@ -12,9 +12,20 @@ import {
   XLSX_CONTENT_TYPE,
 } from '../../../shared/schemas/people.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
 import { idParams } from '../../lib/route-params.js';
 import { type OriginOf, xlsxSchema } from './people.http.js';
 import type { PeopleService } from './people.service.js';
+import { studentsResource } from './students.repo.js';
+
+const studentsList = listDoc({
+  resources: [{ resource: studentsResource }],
+  extraKeys: {
+    include:
+      '`"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each ' +
+      "student's enrolments",
+  },
+});
 
 const tags = ['user-mgmt'];
 const staff = guard({ roles: ['teacher', 'admin'] });
@@ -28,7 +39,16 @@ export const studentsRoutes =
     r.get(
       '/students',
       {
-        schema: { tags, querystring: studentsQuerySchema, response: { 200: peopleListSchema } },
+        schema: {
+          tags,
+          summary: 'List students',
+          description:
+            'Teachers see their own students and those of the competitions they organise; ' +
+            'admins everyone. `examAdmin`: only the students of that competition.',
+          querystring: studentsQuerySchema,
+          list: studentsList,
+          response: { 200: peopleListSchema },
+        },
         preHandler: staff,
       },
       async (request) => people.listStudents(actorOf(request), request.query),
@@ -37,7 +57,13 @@ export const studentsRoutes =
     r.get(
       '/students/count',
       {
-        schema: { tags, querystring: studentsCountQuerySchema, response: { 200: countSchema } },
+        schema: {
+          tags,
+          summary: 'Count students',
+          querystring: studentsCountQuerySchema,
+          list: studentsList,
+          response: { 200: countSchema },
+        },
         preHandler: staff,
       },
       async (request) => people.countStudents(actorOf(request), request.query),
@@ -46,7 +72,13 @@ export const studentsRoutes =
     r.get(
       '/students/downloads',
       {
-        schema: { tags, querystring: studentsQuerySchema, response: { 200: xlsxSchema } },
+        schema: {
+          tags,
+          summary: 'The students the filter matches, as an xlsx spreadsheet',
+          querystring: studentsQuerySchema,
+          list: studentsList,
+          response: { 200: xlsxSchema },
+        },
         preHandler: staff,
       },
       async (request, reply) => {
@@ -72,7 +104,12 @@ export const studentsRoutes =
     r.delete(
       '/students/:id',
       {
-        schema: { tags, params: idParams, response: { 204: z.null() } },
+        schema: {
+          errors: ['USER_HAS_RESULTS'],
+          tags,
+          params: idParams,
+          response: { 204: z.null() },
+        },
         preHandler: staff,
       },
       async (request, reply) => {

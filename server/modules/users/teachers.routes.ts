@@ -12,9 +12,13 @@ import {
   XLSX_CONTENT_TYPE,
 } from '../../../shared/schemas/people.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
+import { listDoc } from '../../lib/openapi/index.js';
 import { idParams } from '../../lib/route-params.js';
 import { type OriginOf, xlsxSchema } from './people.http.js';
 import type { PeopleService } from './people.service.js';
+import { teachersResource } from './teachers.repo.js';
+
+const teachersList = listDoc({ resources: [{ resource: teachersResource }] });
 
 const tags = ['user-mgmt'];
 // Teachers list teachers too (pickers); the policy keeps state changes and deletion to admins.
@@ -29,7 +33,13 @@ export const teachersRoutes =
     r.get(
       '/teachers',
       {
-        schema: { tags, querystring: teachersQuerySchema, response: { 200: peopleListSchema } },
+        schema: {
+          tags,
+          summary: 'List teachers',
+          querystring: teachersQuerySchema,
+          list: teachersList,
+          response: { 200: peopleListSchema },
+        },
         preHandler: staff,
       },
       async (request) => people.listTeachers(actorOf(request), request.query),
@@ -38,7 +48,13 @@ export const teachersRoutes =
     r.get(
       '/teachers/count',
       {
-        schema: { tags, querystring: teachersCountQuerySchema, response: { 200: countSchema } },
+        schema: {
+          tags,
+          summary: 'Count teachers',
+          querystring: teachersCountQuerySchema,
+          list: teachersList,
+          response: { 200: countSchema },
+        },
         preHandler: staff,
       },
       async (request) => people.countTeachers(actorOf(request), request.query),
@@ -47,7 +63,13 @@ export const teachersRoutes =
     r.get(
       '/teachers/downloads',
       {
-        schema: { tags, querystring: teachersQuerySchema, response: { 200: xlsxSchema } },
+        schema: {
+          tags,
+          summary: 'The teachers the filter matches, as an xlsx spreadsheet',
+          querystring: teachersQuerySchema,
+          list: teachersList,
+          response: { 200: xlsxSchema },
+        },
         preHandler: staff,
       },
       async (request, reply) => {
@@ -73,7 +95,12 @@ export const teachersRoutes =
     r.delete(
       '/teachers/:id',
       {
-        schema: { tags, params: idParams, response: { 204: z.null() } },
+        schema: {
+          errors: ['USER_HAS_RESULTS'],
+          tags,
+          params: idParams,
+          response: { 204: z.null() },
+        },
         preHandler: staff,
       },
       async (request, reply) => {

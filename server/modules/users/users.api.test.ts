@@ -43,6 +43,32 @@ describe('GET /users/{id}', () => {
   });
 });
 
+describe('/users/{user}: one path for a user, by id or by e-mail', () => {
+  it('reads a user by e-mail and changes a profile by id, as well as the other way round', async () => {
+    const u = await t.createUser();
+    const other = await t.createUser();
+    const h = await t.login(u.email, u.password);
+    const byEmail = await t.app.inject({
+      url: `${API}/users/${encodeURIComponent(u.email)}`,
+      headers: h,
+    });
+    expect(byEmail.statusCode).toBe(200);
+    expect(byEmail.json()._id).toBe(u.id);
+    const changed = await patch(u.id, { city: 'Sibiu' }, h);
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().city).toBe('Sibiu');
+    // The scope is the same whichever way the user is named.
+    const hidden = await t.app.inject({
+      url: `${API}/users/${encodeURIComponent(other.email)}`,
+      headers: h,
+    });
+    expect(errorCode(hidden)).toBe('NOT_FOUND');
+    expect((await patch(other.id, { city: 'Sibiu' }, h)).statusCode).toBe(404);
+    // Neither an id nor an address: refused before any lookup.
+    expect(errorCode(await patch('nimeni', { city: 'Sibiu' }, h))).toBe('VALIDATION_FAILED');
+  });
+});
+
 describe('PATCH /users/{email}', () => {
   it('edits the own profile, re-normalises names and audits the change', async () => {
     const u = await t.createUser();

@@ -3,9 +3,10 @@ import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
+import { UUID_RE } from '../../lib/ids.js';
 import { normalizeName } from '../../lib/text.js';
 import { canChangeTeacherCode, visibilityOf } from './people.policy.js';
-import { findVisibleUser, hasResults, lockVisibleUser } from './people.repo.js';
+import { findVisibleUser, hasResults, lockVisibleUser, type PersonKey } from './people.repo.js';
 import { toUserDto } from './users.dto.js';
 import { canChangeAccountType, canEditProfile } from './users.policy.js';
 import * as repo from './users.repo.js';
@@ -82,6 +83,10 @@ async function setTeacherCode(tx: Db, actor: Actor, row: repo.UserRow, code: str
   return saved;
 }
 
+/** `/users/{user}` names a user by id or by e-mail; an e-mail address is never a UUID. */
+const personKey = (user: string): PersonKey =>
+  UUID_RE.test(user) ? { id: user } : { email: user };
+
 export function usersService({ db }: UsersDeps) {
   return {
     // Account records for the auth module, which owns credentials but not the users table.
@@ -98,21 +103,21 @@ export function usersService({ db }: UsersDeps) {
     describe: (row: repo.UserRow, tx: Db = db) => describeUser(tx, row),
 
     /**
-     * The user by id if they are in the actor's scope (themself, their students, teachers for
+     * The user by id or e-mail if they are in the actor's scope (themself, their students, teachers for
      * active teachers, everyone for admins); otherwise "not found" (never a hint).
      */
-    async getUser(actor: Actor, id: string): Promise<User> {
-      const row = await findVisibleUser(db, { id }, visibilityOf(actor));
+    async getUser(actor: Actor, user: string): Promise<User> {
+      const row = await findVisibleUser(db, personKey(user), visibilityOf(actor));
       if (!row) throw notFound('user');
       return describeUser(db, row);
     },
 
     /**
-     * Changes only the fields sent; names are re-normalised; the old values are audited. A
+     * The user (by id or e-mail) changes only the fields sent; names are re-normalised; the old values are audited. A
      * student's `teacherCode` re-links them to that teacher; a teacher's changes their code.
      */
-    async patchProfile(actor: Actor, email: string, patch: ProfilePatch): Promise<User> {
-      const row = await findVisibleUser(db, { email }, visibilityOf(actor));
+    async patchProfile(actor: Actor, user: string, patch: ProfilePatch): Promise<User> {
+      const row = await findVisibleUser(db, personKey(user), visibilityOf(actor));
       if (!row) throw notFound('user');
       if (!canEditProfile(actor, row)) throw forbidden();
       // Until an account is registered and active its owner may keep only layout and language.
