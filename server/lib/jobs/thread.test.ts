@@ -2,8 +2,12 @@ import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createThreadRunner, ThreadTaskError } from './thread.js';
 
-type Task = { kind: 'count'; n: number } | { kind: 'fail' } | { kind: 'die' };
-type Result = { threadId: number; bytes: Uint8Array };
+type Task =
+  | { kind: 'count'; n: number }
+  | { kind: 'fail' }
+  | { kind: 'die' }
+  | { kind: 'priority' };
+type Result = { threadId: number; bytes: Uint8Array; nice?: number | null; process?: number };
 
 const runner = createThreadRunner<Task, Result, number>({
   entry: new URL('./thread.fixture.mjs', import.meta.url),
@@ -45,5 +49,12 @@ describe('createThreadRunner', () => {
     await expect(runner.run({ kind: 'die' })).rejects.toThrow(/exit code 3/);
     const after = (await runner.run({ kind: 'count', n: 1 })).threadId;
     expect(after).not.toBe(before);
+  });
+
+  it("lowers the thread's own priority (Linux), not the process's", async () => {
+    const { nice, process: own } = await runner.run({ kind: 'priority' });
+    if (nice === null) return; // no /proc/thread-self here
+    expect(nice).toBe(Math.max(own ?? 0, 7));
+    expect(own).not.toBe(nice);
   });
 });

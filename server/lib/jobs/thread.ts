@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, type TransferListItem, Worker } from 'node:worker_threads';
 
 /**
@@ -155,4 +157,18 @@ export function serveThreadTasks<Task, Result, Progress = never>(
       });
     }
   });
+}
+
+/**
+ * Lowers the calling thread's CPU priority (Linux: a thread's own nice value, found through
+ * /proc/thread-self), so that when the machine is busy the event loops answering requests and
+ * the database go first and the thread takes what is left. Elsewhere it changes nothing.
+ */
+export function lowerThreadPriority(nice = 10): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, nice);
+  } catch {
+    // Not Linux, or not allowed: the thread keeps the process's priority.
+  }
 }

@@ -1,4 +1,4 @@
-import { serveThreadTasks } from '../../lib/jobs/thread.js';
+import { lowerThreadPriority, serveThreadTasks } from '../../lib/jobs/thread.js';
 import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
 import { type DiplomaZipTask, zipDiplomas } from './diploma-zip.js';
 
@@ -13,6 +13,9 @@ async function fonts(): Promise<PdfFonts> {
     throw Object.assign(new Error('The diploma fonts are missing'), { code: 'PDF_UNAVAILABLE' });
   }
 }
+
+// A ZIP is background work: requests and the database go first when the cores are busy.
+lowerThreadPriority();
 
 serveThreadTasks<DiplomaZipTask, Uint8Array, number>(async (task, progress) => {
   const zip = zipDiplomas(await fonts(), task, progress);
