@@ -293,7 +293,8 @@ describe.skipIf(!hasChromium || !hasPoppler)(
         await eventually(() => sent?.status).toBe(200);
         expect(sent?.type).toBe('application/pdf');
         pdf = sent?.body;
-        expect(pdf?.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        if (!pdf) throw new Error('no PDF was sent');
+        expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
         await (await popup).close();
 
         // The PDF drawn as a picture, to look at (e2e/screenshots).
