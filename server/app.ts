@@ -430,6 +430,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const diplomas = diplomasService({ db: database.db, clock, storage: deps.storage });
   const jobs = diplomaJobs({ db: database.db, clock, storage: deps.storage });
+  // Hooks run in reverse: the periodic job (added below) stops before its thread ends.
+  app.addHook('onClose', () => jobs.close());
   let wakeDiplomaJobs = () => {};
   app.decorate('diplomaJobs', {
     wake: () => wakeDiplomaJobs(),

@@ -1,9 +1,9 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ERROR_STATUS, type ErrorCode } from '../../../shared/errors.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { FileStorage } from '../../lib/files/storage.js';
-import { createZipWriter } from '../../lib/files/zip-writer.js';
+import { createThreadRunner, ThreadTaskError } from '../../lib/jobs/thread.js';
 import { findPhasePath } from '../exams/index.js';
 import {
   contentOf,
@@ -13,9 +13,9 @@ import {
   studentFacts,
   teacherFacts,
 } from './diploma-content.js';
-import { renderDiploma } from './diploma-pdf.js';
+import type { DiplomaZipTask } from './diploma-zip.js';
 import * as repo from './diplomas.repo.js';
-import { diplomaFonts, namesOf, resultsNotFinal } from './diplomas.service.js';
+import { namesOf, resultsNotFinal } from './diplomas.service.js';
 
 export type DiplomaJobsDeps = { db: Db; clock: Clock; storage: FileStorage };
 
@@ -26,17 +26,59 @@ const STALE_MS = 120_000;
 /** A job that failed this many takes is given up. */
 const MAX_TRIES = 3;
 
+/** The thread that draws the diplomas (diploma-zip.thread.ts, loaded through its .mjs). */
+const THREAD_ENTRY = new URL('./diploma-zip.thread.mjs', import.meta.url);
+
+const isErrorCode = (code: string | undefined): code is ErrorCode =>
+  code !== undefined && Object.hasOwn(ERROR_STATUS, code);
+
 /**
- * Makes queued diploma ZIPs, one job at a time per process. Each diploma is drawn in its own
- * turn of the event loop, so requests arriving meanwhile wait for at most one diploma (a few
- * milliseconds), not for the whole ZIP.
+ * Makes queued diploma ZIPs, one job at a time per process. The database work (who gets a
+ * diploma, their codes, the progress) stays here; the drawing and the archive are done on a
+ * worker thread, so the API's event loop is not held by a thousand PDFs and a second core
+ * does them. Jobs are claimed in the database (claimJob's SKIP LOCKED), so with several
+ * server processes each job is made by one of them.
  */
 export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
+  const drawing = createThreadRunner<DiplomaZipTask, Uint8Array, number>({
+    entry: THREAD_ENTRY,
+  });
+
+  /** The ZIP drawn on the thread, its progress written as it comes (one write at a time). */
+  async function draw(job: repo.JobRow, task: DiplomaZipTask): Promise<Buffer> {
+    let writing: Promise<void> = Promise.resolve();
+    let written = 0;
+    let writeFailed: unknown;
+    const onProgress = (done: number) => {
+      writing = writing
+        .then(async () => {
+          if (done <= written || writeFailed !== undefined) return;
+          written = done;
+          await repo.updateJob(db, job.id, { done, heartbeatAt: clock.now() }, job.tries);
+        })
+        .catch((error: unknown) => {
+          writeFailed ??= error;
+        });
+    };
+    let zip: Uint8Array;
+    try {
+      zip = await drawing.run(task, onProgress);
+    } catch (error) {
+      if (error instanceof ThreadTaskError && isErrorCode(error.code)) {
+        throw new AppError(error.code, error.message);
+      }
+      throw error;
+    } finally {
+      await writing;
+    }
+    if (writeFailed !== undefined) throw writeFailed;
+    return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+  }
+
   async function make(job: repo.JobRow): Promise<void> {
     const path = await findPhasePath(db, job.examId, job.editionId, job.phaseId);
     if (!path) throw new AppError('NOT_FOUND', 'phase not found');
     if (path.phase.state !== 'closed') throw resultsNotFinal();
-    const fonts = await diplomaFonts();
     const names = namesOf(path);
     const entries = await repo.findEntries(
       db,
@@ -57,37 +99,42 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
       ...teachersWithStudents.map((t) => teacherFacts(names, t, studentsOf.get(t.id) ?? [])),
     ];
     const total = facts.length;
-    await repo.updateJob(db, job.id, { total, done: 0, heartbeatAt: clock.now() });
+    await repo.updateJob(db, job.id, { total, done: 0, heartbeatAt: clock.now() }, job.tries);
     const issued = await repo.issue(db, facts, newDiplomaCode, clock.now());
-    const zip = createZipWriter(clock.now());
     const usedNames = new Set<string>();
-    for (let i = 0; i < issued.length; i += 1) {
-      const row = issued[i];
-      if (!row) continue;
+    const files = issued.map((row) => {
       const students = row.kind === 'teacher' ? (studentsOf.get(row.userId) ?? []) : [];
-      const pdf = renderDiploma(fonts, contentOf(row, job.origin, students));
       const folder = row.kind === 'teacher' ? 'profesori/' : '';
-      let name = `${folder}${entryFileName(row.name, row.code)}`;
-      if (usedNames.has(name)) name = `${folder}${row.code}.pdf`;
-      usedNames.add(name);
-      zip.add(name, pdf);
-      if ((i + 1) % PROGRESS_EVERY === 0) {
-        await repo.updateJob(db, job.id, { done: i + 1, heartbeatAt: clock.now() });
-      }
-      await nextTurn();
-    }
-    const key = `diploma-jobs/${job.id}.zip`;
-    await storage.put(key, zip.finish(), 'application/zip');
+      let fileName = `${folder}${entryFileName(row.name, row.code)}`;
+      if (usedNames.has(fileName)) fileName = `${folder}${row.code}.pdf`;
+      usedNames.add(fileName);
+      return { fileName, content: contentOf(row, job.origin, students) };
+    });
+    const zip = await draw(job, {
+      modified: clock.now(),
+      entries: files,
+      progressEvery: PROGRESS_EVERY,
+    });
+    // A file per take: a maker that lost its job to another process never overwrites the
+    // other's archive, and removes its own.
+    const key = `diploma-jobs/${job.id}-${job.tries}.zip`;
+    await storage.put(key, zip, 'application/zip');
     const teacher = job.teacherId ? teachers.find((t) => t.id === job.teacherId) : undefined;
     const who = teacher ? `-${slug(`${teacher.familyName ?? ''} ${teacher.givenName ?? ''}`)}` : '';
-    await repo.updateJob(db, job.id, {
-      state: 'done',
-      done: total,
-      fileKey: key,
-      fileName: `diplome-${slug(path.phase.name)}${who}.zip`,
-      finishedAt: clock.now(),
-      heartbeatAt: clock.now(),
-    });
+    const kept = await repo.updateJob(
+      db,
+      job.id,
+      {
+        state: 'done',
+        done: total,
+        fileKey: key,
+        fileName: `diplome-${slug(path.phase.name)}${who}.zip`,
+        finishedAt: clock.now(),
+        heartbeatAt: clock.now(),
+      },
+      job.tries,
+    );
+    if (!kept) await storage.delete(key).catch(() => undefined);
   }
 
   return {
@@ -111,15 +158,19 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
           await make(job);
         } catch (error) {
           const code = error instanceof AppError ? error.code : 'GENERAL_ERROR';
-          await repo.updateJob(db, job.id, {
-            state: 'failed',
-            errorCode: code,
-            finishedAt: clock.now(),
-          });
+          await repo.updateJob(
+            db,
+            job.id,
+            { state: 'failed', errorCode: code, finishedAt: clock.now() },
+            job.tries,
+          );
           if (!(error instanceof AppError)) throw error;
         }
       }
     },
+
+    /** Ends the drawing thread (the server is stopping). */
+    close: () => drawing.close(),
   };
 }
 

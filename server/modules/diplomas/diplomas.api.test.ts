@@ -3,12 +3,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIPLOMA_VERIFY_PER_MINUTE } from '../../../shared/schemas/diplomas.js';
 import { diplomaJobs, phasePrizes, phases } from '../../db/schema.js';
+import { systemClock } from '../../lib/clock.js';
+import { createStorage } from '../../lib/files/storage.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { codeOf, type Person, rankingsKit } from '../rankings/rankings.fixtures.js';
+import { diplomaJobs as jobMaker } from './diploma-jobs.js';
+import * as repo from './diplomas.repo.js';
 
 const API = '/api/v1/diploma-generator';
 
@@ -360,6 +364,58 @@ describe('diploma ZIPs', () => {
     });
     expect(codeOf(refused)).toBe('RESULTS_NOT_FINAL');
     await closePhase();
+  });
+
+  const phaseJob = async () => {
+    const created = await call('POST', '/jobs', w.staff, {
+      examId: w.exam.id,
+      editionId: w.edition.id,
+      phaseId: w.phase.id,
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    return (created.json() as { _id: string })._id;
+  };
+  const jobRow = async (id: string) =>
+    (await t.database.db.select().from(diplomaJobs).where(eq(diplomaJobs.id, id)))[0];
+
+  it('makes a job once when two server processes look for work at the same moment', async () => {
+    await t.app.diplomaJobs.runPending();
+    const id = await phaseJob();
+    // Another process of the same server (WORKERS > 1): same database, same files.
+    const other = jobMaker({
+      db: t.database.db,
+      clock: systemClock,
+      storage: createStorage(t.config),
+    });
+    try {
+      const taken = await Promise.all([t.app.diplomaJobs.runPending(), other.runPending()]);
+      expect(taken[0] + taken[1]).toBe(1);
+    } finally {
+      await other.close();
+    }
+    expect(await jobRow(id)).toMatchObject({ state: 'done', tries: 1, total: 6, done: 6 });
+    const file = await call('GET', `/jobs/${id}/file`, w.staff);
+    expect(file.statusCode).toBe(200);
+    expect([...readZip(file.rawPayload).keys()]).toHaveLength(6);
+  });
+
+  it('lets a maker whose job another process took over change nothing of it', async () => {
+    const id = await phaseJob();
+    const now = new Date();
+    const mine = await repo.claimJob(t.database.db, now, new Date(now.getTime() - 120_000));
+    expect(mine?.id).toBe(id);
+    const take = mine?.tries ?? 0;
+    // Its beat stopped long enough for another process to take the job (a new try).
+    await t.database.db
+      .update(diplomaJobs)
+      .set({ tries: sql`${diplomaJobs.tries} + 1` })
+      .where(eq(diplomaJobs.id, id));
+    const late = { state: 'failed', errorCode: 'GENERAL_ERROR', done: 1 } as const;
+    expect(await repo.updateJob(t.database.db, id, late, take)).toBe(false);
+    expect(await jobRow(id)).toMatchObject({ state: 'running', errorCode: null, done: 0 });
+    expect(await repo.updateJob(t.database.db, id, { done: 3 }, take + 1)).toBe(true);
+    expect(await jobRow(id)).toMatchObject({ state: 'running', done: 3 });
+    await repo.updateJob(t.database.db, id, { state: 'failed', finishedAt: new Date() });
   });
 });
 

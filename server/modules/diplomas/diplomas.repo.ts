@@ -319,6 +319,11 @@ export async function claimJob(db: Db, now: Date, staleBefore: Date): Promise<Jo
   });
 }
 
+/**
+ * Changes a job; with `take` (the `tries` of the claim a maker holds) only while that claim
+ * is still the job's, so a maker whose job was taken over (its beat stopped for STALE_MS)
+ * changes nothing. Answers whether the row was changed.
+ */
 export async function updateJob(
   db: Db,
   jobId: string,
@@ -332,8 +337,21 @@ export async function updateJob(
     heartbeatAt: Date;
     finishedAt: Date;
   }>,
-): Promise<void> {
-  await db.update(diplomaJobs).set(change).where(eq(diplomaJobs.id, jobId));
+  take?: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(diplomaJobs)
+    .set(change)
+    .where(
+      and(
+        eq(diplomaJobs.id, jobId),
+        take === undefined
+          ? undefined
+          : and(eq(diplomaJobs.tries, take), eq(diplomaJobs.state, 'running')),
+      ),
+    )
+    .returning({ id: diplomaJobs.id });
+  return rows.length > 0;
 }
 
 /** Finished jobs whose ZIP outlived its keeping time. */

@@ -55,6 +55,9 @@ export async function requireViewer(db: Db, actor: Actor, ids: PhaseIds): Promis
   };
 }
 
+/** Rows a rebuild writes or removes beyond which the planner's statistics are refreshed. */
+const ANALYZE_AFTER_ROWS = 1000;
+
 /**
  * Rebuilds the phase's maintained ranking when something it is made of changed since it was
  * last made (or it never was), so the read that follows sees every committed change; a read
@@ -67,8 +70,9 @@ export async function ensureFreshRanks(
   rules: PhaseRules,
 ): Promise<void> {
   if (!(await repo.isStale(db, phaseId))) return;
-  await db.transaction(async (tx) => {
-    if (!(await repo.lockForRebuild(tx, phaseId))) return;
-    await repo.rebuildRanks(tx, phaseId, rules.tieBreak, clock.now());
+  const moved = await db.transaction(async (tx) => {
+    if (!(await repo.lockForRebuild(tx, phaseId))) return 0;
+    return repo.rebuildRanks(tx, phaseId, rules.tieBreak, clock.now());
   });
+  if (moved >= ANALYZE_AFTER_ROWS) await repo.refreshRankStatistics(db);
 }

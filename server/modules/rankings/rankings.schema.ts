@@ -50,6 +50,10 @@ export const phaseRanks = pgTable(
   (t) => [
     primaryKey({ columns: [t.phaseId, t.studentId] }),
     index('phase_ranks_grade_rank_idx').on(t.phaseId, t.grade, t.rank, t.studentId),
+    // A page ordered by total (highest first, nulls first as ORDER BY … DESC has them, ids
+    // ascending: the list's tiebreak), of every grade or one, read from here instead of
+    // sorting the phase.
+    index('phase_ranks_points_idx').on(t.phaseId, t.points.desc().nullsFirst(), t.studentId),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "phase_ranks_points_idx" ON "phase_ranks" USING btree ("phase_id","points" DESC NULLS FIRST,"student_id");
