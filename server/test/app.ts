@@ -9,6 +9,7 @@ import type { Clock } from '../lib/clock.js';
 import { createStorage } from '../lib/files/storage.js';
 import { createMailer, type Mailer, readOutbox } from '../lib/mail/mailer.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
+import { checkResponses, type ResponseCheckOptions } from './response-check.js';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -38,6 +39,11 @@ export type TestAppOptions = {
   prepare?(app: FastifyInstance, database: TestDatabase): void;
   /** The mail transport; default: the one the configuration chooses (the outbox directory). */
   mailer?: Mailer;
+  /**
+   * Checks every answer of `app.inject` against the app's OpenAPI description: a status it does
+   * not document, or a body that does not match, fails the call (server/test/response-check.ts).
+   */
+  checkResponses?: boolean | ResponseCheckOptions;
 };
 
 /** A whole server on a fresh database, for `app.inject` tests and the browser tests. */
@@ -61,6 +67,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   options.prepare?.(app, database);
   await app.ready();
+  if (options.checkResponses) {
+    checkResponses(app, options.checkResponses === true ? {} : options.checkResponses);
+  }
   const outbox = path.join(dataDir, 'outbox');
 
   return {
