@@ -42,9 +42,48 @@ export type TestAppOptions = {
   /**
    * Checks every answer of `app.inject` against the app's OpenAPI description: a status it does
    * not document, or a body that does not match, fails the call (server/test/response-check.ts).
+   * On by default, except in the files of UNCHECKED.
    */
   checkResponses?: boolean | ResponseCheckOptions;
 };
+
+/**
+ * API test files whose answers disagree with the description today, so their answers are not
+ * checked until it is fixed. Take a file out once the description says what it gets.
+ */
+const UNCHECKED = [
+  // Downloads (xlsx, pdf, zip, images) are described as application/json.
+  'server/lib/filter/filter-language.api.test.ts',
+  'server/lib/names.api.test.ts',
+  'server/modules/diplomas/diplomas.api.test.ts',
+  'server/modules/exams/enrolment.api.test.ts',
+  'server/modules/player/player-rules.api.test.ts',
+  'server/modules/questions/files-s3.api.test.ts',
+  'server/modules/questions/files.api.test.ts',
+  'server/modules/questions/import.api.test.ts',
+  'server/modules/reviews/reviews.api.test.ts',
+  'server/modules/tests/tests-paper-s3.api.test.ts',
+  'server/modules/tests/tests-paper.api.test.ts',
+  'server/modules/uploads/test-students.api.test.ts',
+  'server/modules/uploads/uploads-s3.api.test.ts',
+  'server/modules/uploads/uploads.api.test.ts',
+  'server/modules/users/scope.api.test.ts',
+  'server/modules/users/students-changes.api.test.ts',
+  'server/modules/users/teachers.api.test.ts',
+  // GET auth-service/auth/oidc/start answers 302; its description documents only 200.
+  'server/lib/origin.api.test.ts',
+  'server/modules/auth/oidc.api.test.ts',
+  // The personal-data exports document no body for their 200.
+  'server/modules/users/personal-data.api.test.ts',
+];
+
+/** In a vitest file not listed in UNCHECKED (benchmarks and scripts are never checked). */
+async function checkedByDefault() {
+  if (!process.env.VITEST) return false;
+  const { expect } = await import('vitest');
+  const file = expect.getState().testPath ?? '';
+  return !UNCHECKED.some((f) => file.endsWith(f));
+}
 
 /** A whole server on a fresh database, for `app.inject` tests and the browser tests. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -67,8 +106,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   options.prepare?.(app, database);
   await app.ready();
-  if (options.checkResponses) {
-    checkResponses(app, options.checkResponses === true ? {} : options.checkResponses);
+  if (options.checkResponses ?? (await checkedByDefault())) {
+    checkResponses(app, typeof options.checkResponses === 'object' ? options.checkResponses : {});
   }
   const outbox = path.join(dataDir, 'outbox');
 
