@@ -1,19 +1,32 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Test, TestDetails, TestPaper, TestPreview } from '../../../shared/schemas/tests.js';
 import { makeEdition, makeExam, makePhase } from '../../db/factories.js';
 import { answers, attempts, auditEvents, phases, testGrades, tests } from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
+import {
+  type ApiAnswer,
+  type ApiClient,
+  answered,
+  apiClient,
+  errorCodeOf,
+} from '../../test/api-client.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
-import { codeOf, type Person, testBody, testsKit } from './tests.fixtures.js';
+import { type Person, testBody, testsKit } from './tests.fixtures.js';
+
+// Every call goes through the client generated from the API's description (shared/api/), so a
+// change of these routes' schemas that the tests do not follow fails to compile.
+const TESTS = '/api/v1/test-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests';
+const TEST = `${TESTS}/{testId}` as const;
 
 let t: TestApp;
 let kit: ReturnType<typeof testsKit>;
 let admin: Person;
 let student: Person;
+/** The client, signed in as a person (or as nobody). */
+const as = (who?: Person): ApiClient => apiClient(t.app, who?.headers);
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ checkResponses: true });
   kit = testsKit(t);
   [admin, student] = await Promise.all([
     kit.person({ type: 'admin' }),
@@ -36,6 +49,7 @@ const auditOf = async (entityId: string, action: string) =>
 /** A world with tests for grade 5 (single, numeric, open questions) and for grades 6–7. */
 async function worldWithTests() {
   const w = await kit.world();
+  const phase = { examId: w.exam.id, editionId: w.edition.id, phaseId: w.phase.id };
   const single = await kit.addQuestions(w.phase.id, 1, {
     grade: 5,
     difficulty: 'low',
@@ -59,68 +73,82 @@ async function worldWithTests() {
   });
   await kit.addQuestions(w.phase.id, 2, { grade: 6, difficulty: 'low' });
   await kit.addQuestions(w.phase.id, 1, { grade: 7, difficulty: 'low' });
-  const five = await kit.call(
-    'POST',
-    w.testsUrl,
-    w.examAdmin.headers,
-    testBody({ name: 'Subiect V', grades: [5], easyCount: 1, mediumCount: 1, hardCount: 1 }),
-  );
-  const sixSeven = await kit.call(
-    'POST',
-    w.testsUrl,
-    w.examAdmin.headers,
-    testBody({
-      name: 'Subiect VI–VII',
-      grades: [7, 6],
-      easyCount: 3,
-      mediumCount: 0,
-      hardCount: 0,
-      totalScore: 30,
+  const api = as(w.examAdmin);
+  const five = await answered(
+    api.POST(TESTS, {
+      params: { path: phase },
+      body: testBody({
+        name: 'Subiect V',
+        grades: [5],
+        easyCount: 1,
+        mediumCount: 1,
+        hardCount: 1,
+      }),
     }),
+    201,
   );
-  expect([five.statusCode, sixSeven.statusCode]).toEqual([201, 201]);
+  const sixSeven = await answered(
+    api.POST(TESTS, {
+      params: { path: phase },
+      body: testBody({
+        name: 'Subiect VI–VII',
+        grades: [7, 6],
+        easyCount: 3,
+        mediumCount: 0,
+        hardCount: 0,
+        totalScore: 30,
+      }),
+    }),
+    201,
+  );
   return {
     ...w,
-    five: five.json() as Test,
-    sixSeven: sixSeven.json() as Test,
+    phase: { ...w.phase, path: phase },
+    /** The path parameters of one of the phase's tests. */
+    test: (testId: string) => ({ ...phase, testId }),
+    five,
+    sixSeven,
     ids: { single: single[0] ?? '', numeric: numeric[0] ?? '', open: open[0] ?? '' },
   };
 }
 
+/** A call of the client, named for the failure message. */
+type Call = [name: string, call: (api: ApiClient) => Promise<ApiAnswer>];
+
 describe('who may do what', () => {
   it('lets managers do everything, staff only view, and hides tests from everyone else', async () => {
     const w = await worldWithTests();
-    const testUrl = `${w.testsUrl}/${w.five._id}`;
-    const viewCalls: [string, string][] = [
-      ['GET', w.testsUrl],
-      ['GET', testUrl],
-      ['GET', `${testUrl}/paper`],
+    const path = w.phase.path;
+    const test = w.test(w.five._id);
+    const viewCalls: Call[] = [
+      ['list', (api) => api.GET(TESTS, { params: { path } })],
+      ['preview', (api) => api.GET(TEST, { params: { path: test } })],
+      ['paper', (api) => api.GET(`${TEST}/paper`, { params: { path: test } })],
     ];
-    const manageCalls: [string, string, unknown?][] = [
-      ['POST', w.testsUrl, testBody({ grades: [8] })],
-      ['GET', `${testUrl}/details`],
-      ['PUT', `${w.testsUrl}/publish`],
-      ['DELETE', testUrl],
+    const manageCalls: Call[] = [
+      ['create', (api) => api.POST(TESTS, { params: { path }, body: testBody({ grades: [8] }) })],
+      ['details', (api) => api.GET(`${TEST}/details`, { params: { path: test } })],
+      ['publish', (api) => api.PUT(`${TESTS}/publish`, { params: { path } })],
+      ['delete', (api) => api.DELETE(TEST, { params: { path: test } })],
     ];
-    for (const [method, url] of viewCalls) {
+    for (const [name, call] of viewCalls) {
       for (const who of [admin, w.examAdmin, w.staff]) {
-        expect((await kit.call(method, url, who.headers)).statusCode, `${method} ${url}`).toBe(200);
+        expect((await call(as(who))).response.status, name).toBe(200);
       }
     }
-    for (const [method, url, body] of manageCalls) {
-      const res = await kit.call(method, url, w.staff.headers, body);
-      expect(res.statusCode, `staff ${method} ${url}`).toBe(403);
-      expect(codeOf(res)).toBe('OPERATION_NOT_PERMITTED');
+    for (const [name, call] of manageCalls) {
+      const { response, error } = await call(as(w.staff));
+      expect(response.status, `staff ${name}`).toBe(403);
+      expect(errorCodeOf(error)).toBe('OPERATION_NOT_PERMITTED');
     }
-    for (const [method, url, body] of [...viewCalls, ...manageCalls]) {
+    for (const [name, call] of [...viewCalls, ...manageCalls]) {
       for (const who of [w.coordinator, w.outsider]) {
-        const res = await kit.call(method, url, who.headers, body);
-        expect(res.statusCode, `${method} ${url}`).toBe(404);
-        expect(codeOf(res)).toBe('NOT_FOUND');
+        const { response, error } = await call(as(who));
+        expect(response.status, name).toBe(404);
+        expect(errorCodeOf(error)).toBe('NOT_FOUND');
       }
-      const asStudent = await kit.call(method, url, student.headers, body);
-      expect(asStudent.statusCode).toBe(403);
-      expect((await kit.call(method, url, {}, body)).statusCode).toBe(401);
+      expect((await call(as(student))).response.status, name).toBe(403);
+      expect((await call(as())).response.status, name).toBe(401);
     }
     // Nothing the refused calls asked for happened.
     expect(await db().select().from(tests).where(eq(tests.phaseId, w.phase.id))).toHaveLength(2);
@@ -131,13 +159,14 @@ describe('who may do what', () => {
     const w = await worldWithTests();
     const otherAdmin = await kit.person({ type: 'teacher' });
     await makeExam(db(), { adminTeacherIds: [otherAdmin.id], staffTeacherIds: [w.staff.id] });
-    for (const [method, url] of [
-      ['GET', w.testsUrl],
-      ['GET', `${w.testsUrl}/${w.five._id}/details`],
-      ['DELETE', `${w.testsUrl}/${w.five._id}`],
-    ] as const) {
-      expect((await kit.call(method, url, otherAdmin.headers)).statusCode).toBe(404);
-    }
+    const api = as(otherAdmin);
+    const test = w.test(w.five._id);
+    const calls = [
+      api.GET(TESTS, { params: { path: w.phase.path } }),
+      api.GET(`${TEST}/details`, { params: { path: test } }),
+      api.DELETE(TEST, { params: { path: test } }),
+    ];
+    for (const call of calls) expect((await call).response.status).toBe(404);
   });
 
   it('finds a test only under its own exam, edition and phase', async () => {
@@ -148,32 +177,35 @@ describe('who may do what', () => {
     });
     const otherEdition = await makeEdition(db(), { examId: w.exam.id });
     const otherExam = await makeExam(db(), { adminTeacherIds: [w.examAdmin.id] });
-    const wrongUrls = [
-      `/exams/${w.exam.id}/editions/${w.edition.id}/phases/${otherPhase.id}/tests/${w.five._id}`,
-      `/exams/${w.exam.id}/editions/${otherEdition.id}/phases/${w.phase.id}/tests/${w.five._id}`,
-      `/exams/${otherExam.id}/editions/${w.edition.id}/phases/${w.phase.id}/tests/${w.five._id}`,
-      `${w.testsUrl}/${uuidv7()}`,
+    const right = w.test(w.five._id);
+    const wrongPaths = [
+      { ...right, phaseId: otherPhase.id },
+      { ...right, editionId: otherEdition.id },
+      { ...right, examId: otherExam.id },
+      { ...right, testId: uuidv7() },
     ];
-    for (const url of wrongUrls) {
-      for (const suffix of ['', '/details', '/paper']) {
-        const res = await kit.call('GET', `${url}${suffix}`, admin.headers);
-        expect(res.statusCode, `${url}${suffix}`).toBe(404);
-      }
-      expect((await kit.call('DELETE', url, admin.headers)).statusCode).toBe(404);
+    const api = as(admin);
+    for (const path of wrongPaths) {
+      const calls = [
+        api.GET(TEST, { params: { path } }),
+        api.GET(`${TEST}/details`, { params: { path } }),
+        api.GET(`${TEST}/paper`, { params: { path } }),
+        api.DELETE(TEST, { params: { path } }),
+      ];
+      for (const call of calls)
+        expect((await call).response.status, JSON.stringify(path)).toBe(404);
     }
     expect(await db().select().from(tests).where(eq(tests.id, w.five._id))).toHaveLength(1);
-    const bad = await kit.call('GET', `${w.testsUrl}/not-a-uuid`, admin.headers);
-    expect(bad.statusCode).toBe(400);
-    expect(codeOf(bad)).toBe('VALIDATION_FAILED');
+    const bad = await api.GET(TEST, { params: { path: { ...right, testId: 'not-a-uuid' } } });
+    expect(bad.response.status).toBe(400);
+    expect(errorCodeOf(bad.error)).toBe('VALIDATION_FAILED');
   });
 });
 
 describe('reading tests', () => {
   it('lists the phase tests by first grade', async () => {
     const w = await worldWithTests();
-    const res = await kit.call('GET', w.testsUrl, w.staff.headers);
-    expect(res.statusCode).toBe(200);
-    const list = res.json() as Test[];
+    const list = await answered(as(w.staff).GET(TESTS, { params: { path: w.phase.path } }), 200);
     expect(list.map((x) => [x.name, x.grades, x.itemCount, x.published])).toEqual([
       ['Subiect V', [5], 3, false],
       ['Subiect VI–VII', [6, 7], 3, false],
@@ -191,10 +223,11 @@ describe('reading tests', () => {
 
   it('previews items without correct answers, with the names for the header', async () => {
     const w = await worldWithTests();
-    const res = await kit.call('GET', `${w.testsUrl}/${w.five._id}`, w.staff.headers);
-    expect(res.statusCode).toBe(200);
-    expect(res.body).not.toContain('itemCorrectAnswers');
-    const preview = res.json() as TestPreview;
+    const preview = await answered(
+      as(w.staff).GET(TEST, { params: { path: w.test(w.five._id) } }),
+      200,
+    );
+    expect(JSON.stringify(preview)).not.toContain('itemCorrectAnswers');
     expect(preview).toMatchObject({
       _id: w.five._id,
       grades: [5],
@@ -220,9 +253,10 @@ describe('reading tests', () => {
   it('gives managers the details: assignedItems with scores and the correct answers', async () => {
     const w = await worldWithTests();
     for (const who of [admin, w.examAdmin]) {
-      const res = await kit.call('GET', `${w.testsUrl}/${w.five._id}/details`, who.headers);
-      expect(res.statusCode).toBe(200);
-      const details = res.json() as TestDetails;
+      const details = await answered(
+        as(who).GET(`${TEST}/details`, { params: { path: w.test(w.five._id) } }),
+        200,
+      );
       // 100 points over three items, in whole points: 33, 33 and 34 (the hardest takes the
       // point left over).
       expect(details.assignedItems).toEqual([
@@ -247,10 +281,11 @@ describe('reading tests', () => {
 
   it('serves the paper data of the print view', async () => {
     const w = await worldWithTests();
-    const res = await kit.call('GET', `${w.testsUrl}/${w.sixSeven._id}/paper`, w.staff.headers);
-    expect(res.statusCode).toBe(200);
-    expect(res.body).not.toContain('itemCorrectAnswers');
-    const paper = res.json() as TestPaper;
+    const paper = await answered(
+      as(w.staff).GET(`${TEST}/paper`, { params: { path: w.test(w.sixSeven._id) } }),
+      200,
+    );
+    expect(JSON.stringify(paper)).not.toContain('itemCorrectAnswers');
     expect(paper).toMatchObject({
       testId: w.sixSeven._id,
       examId: w.exam.id,
@@ -273,8 +308,8 @@ describe('reading tests', () => {
 describe('DELETE …/tests/{testId}', () => {
   it('deletes a test nobody started, frees its grades and is audited', async () => {
     const w = await worldWithTests();
-    const res = await kit.call('DELETE', `${w.testsUrl}/${w.five._id}`, w.examAdmin.headers);
-    expect(res.statusCode).toBe(204);
+    const five = { params: { path: w.test(w.five._id) } };
+    await answered(as(w.examAdmin).DELETE(TEST, five), 204);
     expect(await db().select().from(tests).where(eq(tests.id, w.five._id))).toEqual([]);
     expect(await db().select().from(testGrades).where(eq(testGrades.testId, w.five._id))).toEqual(
       [],
@@ -283,17 +318,13 @@ describe('DELETE …/tests/{testId}', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]?.before).toMatchObject({ name: 'Subiect V', grades: [5] });
     // Grade 5 is free again.
-    const again = await kit.call(
-      'POST',
-      w.testsUrl,
-      admin.headers,
-      testBody({ easyCount: 1, mediumCount: 1, hardCount: 1 }),
-    );
-    expect(again.statusCode).toBe(201);
+    const again = await as(admin).POST(TESTS, {
+      params: { path: w.phase.path },
+      body: testBody({ easyCount: 1, mediumCount: 1, hardCount: 1 }),
+    });
+    expect(again.response.status).toBe(201);
     // Deleting twice: the test is gone.
-    expect(
-      (await kit.call('DELETE', `${w.testsUrl}/${w.five._id}`, admin.headers)).statusCode,
-    ).toBe(404);
+    expect((await as(admin).DELETE(TEST, five)).response.status).toBe(404);
   });
 
   it('refuses once a student has an attempt, or only an answer: TEST_HAS_ATTEMPTS', async () => {
@@ -308,19 +339,24 @@ describe('DELETE …/tests/{testId}', () => {
         deadlineAt: new Date('2026-11-24T10:05:00Z'),
         itemOrder: [w.ids.open, w.ids.single, w.ids.numeric],
       });
+    const sixSeven = await answered(
+      as(admin).GET(TEST, { params: { path: w.test(w.sixSeven._id) } }),
+      200,
+    );
     await db()
       .insert(answers)
       .values({
         id: uuidv7(),
         testId: w.sixSeven._id,
         studentId: student.id,
-        questionId: (await kit.call('GET', `${w.testsUrl}/${w.sixSeven._id}`, admin.headers)).json()
-          .items[0].itemId,
+        questionId: sixSeven.items[0]?.itemId ?? '',
       });
     for (const test of [w.five, w.sixSeven]) {
-      const res = await kit.call('DELETE', `${w.testsUrl}/${test._id}`, admin.headers);
-      expect(res.statusCode).toBe(409);
-      expect(codeOf(res)).toBe('TEST_HAS_ATTEMPTS');
+      const { response, error } = await as(admin).DELETE(TEST, {
+        params: { path: w.test(test._id) },
+      });
+      expect(response.status).toBe(409);
+      expect(errorCodeOf(error)).toBe('TEST_HAS_ATTEMPTS');
       expect(await db().select().from(tests).where(eq(tests.id, test._id))).toHaveLength(1);
       expect(await auditOf(test._id, 'test.delete')).toEqual([]);
     }
@@ -329,57 +365,58 @@ describe('DELETE …/tests/{testId}', () => {
   it('refuses in a closed phase with PHASE_CLOSED', async () => {
     const w = await worldWithTests();
     await db().update(phases).set({ state: 'closed' }).where(eq(phases.id, w.phase.id));
-    const res = await kit.call('DELETE', `${w.testsUrl}/${w.five._id}`, admin.headers);
-    expect(res.statusCode).toBe(409);
-    expect(codeOf(res)).toBe('PHASE_CLOSED');
+    const { response, error } = await as(admin).DELETE(TEST, {
+      params: { path: w.test(w.five._id) },
+    });
+    expect(response.status).toBe(409);
+    expect(errorCodeOf(error)).toBe('PHASE_CLOSED');
   });
 });
 
 describe('PUT …/tests/publish', () => {
   it('publishes every test and sets allPublished; a new test resets it', async () => {
     const w = await worldWithTests();
-    const res = await kit.call('PUT', `${w.testsUrl}/publish`, w.examAdmin.headers);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ publishedCount: 2, allPublished: true });
+    const path = { params: { path: w.phase.path } };
+    const published = await answered(as(w.examAdmin).PUT(`${TESTS}/publish`, path), 200);
+    expect(published).toEqual({ publishedCount: 2, allPublished: true });
     const rows = await db().select().from(tests).where(eq(tests.phaseId, w.phase.id));
     expect(rows.map((r) => r.published)).toEqual([true, true]);
     expect((await phaseRow(w.phase.id))?.allPublished).toBe(true);
     expect(await auditOf(w.phase.id, 'tests.publish')).toHaveLength(1);
 
     // Publishing again changes nothing and is not audited again.
-    const again = await kit.call('PUT', `${w.testsUrl}/publish`, admin.headers);
-    expect(again.json()).toEqual({ publishedCount: 0, allPublished: true });
+    const again = await answered(as(admin).PUT(`${TESTS}/publish`, path), 200);
+    expect(again).toEqual({ publishedCount: 0, allPublished: true });
     expect(await auditOf(w.phase.id, 'tests.publish')).toHaveLength(1);
 
     await kit.addQuestions(w.phase.id, 1, { grade: 8, difficulty: 'low' });
-    const created = await kit.call(
-      'POST',
-      w.testsUrl,
-      admin.headers,
-      testBody({ grades: [8], easyCount: 1, mediumCount: 0, hardCount: 0 }),
+    const created = await answered(
+      as(admin).POST(TESTS, {
+        ...path,
+        body: testBody({ grades: [8], easyCount: 1, mediumCount: 0, hardCount: 0 }),
+      }),
+      201,
     );
-    expect(created.statusCode).toBe(201);
     expect((await phaseRow(w.phase.id))?.allPublished).toBe(false);
-    const list = (await kit.call('GET', w.testsUrl, admin.headers)).json() as Test[];
+    const list = await answered(as(admin).GET(TESTS, path), 200);
     expect(list.map((x) => x.published)).toEqual([true, true, false]);
 
     // Deleting the only unpublished test makes every remaining test published again.
-    await kit.call('DELETE', `${w.testsUrl}/${(created.json() as Test)._id}`, admin.headers);
+    await answered(as(admin).DELETE(TEST, { params: { path: w.test(created._id) } }), 204);
     expect((await phaseRow(w.phase.id))?.allPublished).toBe(true);
 
     // The phase's own answer carries the flag.
-    const phase = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/exam-mgmt/exams/${w.exam.id}/editions/${w.edition.id}/phases/${w.phase.id}`,
-      headers: admin.headers,
-    });
-    expect(phase.json()).toMatchObject({ allPublished: true });
+    const phase = await answered(
+      as(admin).GET('/api/v1/exam-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}', path),
+      200,
+    );
+    expect(phase).toMatchObject({ allPublished: true });
   });
 
   it('leaves a phase without tests not all-published', async () => {
     const w = await kit.world();
-    const res = await kit.call('PUT', `${w.testsUrl}/publish`, admin.headers);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ publishedCount: 0, allPublished: false });
+    const path = { examId: w.exam.id, editionId: w.edition.id, phaseId: w.phase.id };
+    const res = await answered(as(admin).PUT(`${TESTS}/publish`, { params: { path } }), 200);
+    expect(res).toEqual({ publishedCount: 0, allPublished: false });
   });
 });
