@@ -17214,7 +17214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
@@ -17497,7 +17497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
@@ -20162,7 +20162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
@@ -22061,7 +22061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
@@ -22492,7 +22492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
@@ -25370,7 +25370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
@@ -25499,7 +25499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
@@ -27290,7 +27290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */

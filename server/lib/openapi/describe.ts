@@ -142,10 +142,11 @@ function withoutFileResponses(schema: FastifySchema): {
       kept[status] = part;
       continue;
     }
-    const type = MIME.test(what) ? what : /xlsx/.test(what) ? XLSX : 'application/octet-stream';
+    // A file whose type is known only when it is sent (a page, an image) is any media type.
+    const type = MIME.test(what) ? what : /xlsx/.test(what) ? XLSX : '*/*';
     files[status] = {
       description:
-        type === 'application/octet-stream'
+        type === '*/*'
           ? "The file's bytes; its Content-Type says what it is (pdf, png, jpeg, zip…)."
           : `The file (${type}).`,
       content: { [type]: { schema: { type: 'string', format: 'binary' } } },
