@@ -3185,12 +3185,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Back to Podium: signed in with `?oauth=1&uid=<id>&code=<one-time code>` for the app to exchange, or with `?oidcError=<reason>`. */
+            302: {
                 headers: {
+                    /** @description Where the browser goes. */
+                    location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
             400: {
@@ -3455,12 +3459,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description To the provider’s sign-in page; when the sign-in cannot start, back to Podium with `?oidcError=<reason>`. */
+            302: {
                 headers: {
+                    /** @description Where the browser goes. */
+                    location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
             400: {

@@ -197,11 +197,20 @@ export function createTransform(apiPrefix: string) {
     if (!input.url.startsWith(`${apiPrefix}/`) || schema.hide) {
       return { schema: { hide: true }, url: input.url };
     }
-    const { errors: _errors, multipart, list: _list, ...rest } = schema;
+    const { errors: _errors, multipart, list: _list, redirect, ...rest } = schema;
     const { zodSchema, files } = withoutFileResponses(rest);
     const transformed = jsonSchemaTransform({ ...input, schema: zodSchema } as TransformInput);
     const out = { ...(transformed.schema as JsonObject) };
     if (Object.keys(files).length) out.response = { ...(out.response as JsonObject), ...files };
+    if (redirect) {
+      out.response = {
+        ...(out.response as JsonObject),
+        302: {
+          description: redirect,
+          headers: { location: { type: 'string', description: 'Where the browser goes.' } },
+        },
+      };
+    }
     const path = input.url.slice(apiPrefix.length);
     const method = [route.method].flat()[0] ?? 'GET';
     const guardFacts = guardOf(route);

@@ -147,6 +147,14 @@ describe('the OpenAPI description', () => {
     expect(imageForm.required).toEqual(['file']);
   });
 
+  it('describes the sign-in redirects as redirects, not as a 200', () => {
+    for (const path of ['auth/oidc/start', 'auth/oauth/callback']) {
+      const responses = Object.keys(doc.paths[`${API}/auth-service/${path}`]?.get?.responses ?? {});
+      expect(responses, path).toContain('302');
+      expect(responses, path).not.toContain('200');
+    }
+  });
+
   it("groups operations by SPEC.md's services, in its order", () => {
     const names = doc.tags.map((tag) => tag.name);
     expect(names).toEqual(SERVICES.map((s) => s.name).filter((n) => names.includes(n)));

@@ -35,6 +35,8 @@ declare module 'fastify' {
     multipart?: MultipartDoc;
     /** The list behind the route's `filter` or `where` query parameter. */
     list?: ListDoc;
+    /** The route answers a redirect (302), not a body: where it sends the browser. */
+    redirect?: string;
   }
 }
 

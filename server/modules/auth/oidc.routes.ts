@@ -66,6 +66,8 @@ export const oidcRoutes =
           tags: ['auth-service'],
           description:
             'Redirects to the provider; `type` is the account type of someone without an account.',
+          redirect:
+            'To the provider’s sign-in page; when the sign-in cannot start, back to Podium with `?oidcError=<reason>`.',
           querystring: z.object({
             type: z
               .enum(['student', 'teacher'])
@@ -97,6 +99,8 @@ export const oidcRoutes =
         schema: {
           errors: ['OIDC_NOT_CONFIGURED'],
           tags: ['auth-service'],
+          redirect:
+            'Back to Podium: signed in with `?oauth=1&uid=<id>&code=<one-time code>` for the app to exchange, or with `?oidcError=<reason>`.',
           querystring: z
             .object({
               state: z.string().max(200).optional().meta({
