@@ -285,6 +285,8 @@ export const transformObject: SwaggerTransformObject = (input) => {
         if (list?.length) responses[String(status)] = errorResponse(status, list);
       }
       responses.default = structuredClone(DEFAULT_ERROR_RESPONSE);
+      // A redirect has no body (@fastify/swagger gives its description one).
+      if (responses['302']) delete responses['302'].content;
       op.responses = responses;
       addExamples(op, schemas);
       for (const tag of (op.tags ?? []) as string[]) used.add(tag);

@@ -152,6 +152,9 @@ describe('the OpenAPI description', () => {
       const responses = Object.keys(doc.paths[`${API}/auth-service/${path}`]?.get?.responses ?? {});
       expect(responses, path).toContain('302');
       expect(responses, path).not.toContain('200');
+      expect(
+        doc.paths[`${API}/auth-service/${path}`]?.get?.responses['302']?.content,
+      ).toBeUndefined();
     }
   });
 
