@@ -142,14 +142,12 @@ describe('responseChecker', () => {
     );
   });
 
-  it('ignores an undocumented error status unless told to fail it; a documented one is checked', () => {
+  it('fails an undocumented error status unless told to ignore it; a documented one is checked', () => {
     const refused = get(`/api/v1/things/${ID}`, 403, {
       error: { code: 'OPERATION_NOT_PERMITTED' },
     });
-    expect(check(refused)).toBeUndefined();
-    expect(responseChecker(described, { undocumentedStatus: 'fail' })(refused)).toMatch(
-      /answered 403, a status its description does not document/,
-    );
+    expect(check(refused)).toMatch(/answered 403, a status its description does not document/);
+    expect(responseChecker(described, { undocumentedStatus: 'ignore' })(refused)).toBeUndefined();
     expect(check(get(`/api/v1/things/${ID}`, 404, { message: 'no' }))).toMatch(
       /answered 404 with a body that does not match its description: \(body\) must have required property 'error'/,
     );
