@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DEFAULT_STATEMENT_TIMEOUTS, type StatementTimeouts } from './db/statement-timeout.js';
 import { configuredOrigin } from './lib/origin.js';
@@ -83,7 +82,6 @@ export type Config = {
     /** Printed PDFs kept for the next download of the same paper, in bytes. */
     cacheBytes: number;
   };
-  cookieSecret: string;
 };
 
 const int = (v: string | undefined, d: number) => {
@@ -211,6 +209,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST ?? 'web/dist'),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     papers: paperConfig(env),
-    cookieSecret: env.COOKIE_SECRET ?? randomBytes(32).toString('hex'),
   };
 }

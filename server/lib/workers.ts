@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 
 /** A setting that must be a whole number above zero, or undefined (unset or anything else). */
@@ -43,10 +42,9 @@ type Log = (message: string) => void;
 /**
  * Runs `count` worker processes of this script sharing one port, replaces one that dies (any
  * process may be killed at any moment: only PostgreSQL holds state), and passes SIGTERM/SIGINT
- * on, exiting once they are gone. Settings every worker must share are fixed here first.
+ * on, exiting once they are gone.
  */
 export function superviseWorkers(count: number, log: Log): void {
-  process.env.COOKIE_SECRET ||= randomBytes(32).toString('hex');
   let stopping = false;
   const recentDeaths: number[] = [];
 
