@@ -63,15 +63,11 @@ try {
     await explain(
       db,
       `page ${JSON.stringify(page)}`,
-      rankedPageQuery(db, scope, filter, staffRankingResource),
+      rankedPageQuery(scope, filter, staffRankingResource),
     );
   }
   const where = parseWhere({ studentCounty: 'Cluj', studentGrade: 8 }, staffRankingResource);
-  await explain(
-    db,
-    'count (Cluj, grade 8)',
-    countRankedQuery(db, scope, where, staffRankingResource),
-  );
+  await explain(db, 'count (Cluj, grade 8)', countRankedQuery(scope, where, staffRankingResource));
 
   const every = parseFilter(
     { where: withDefaultGrade({ studentGrade: '' }, GRADES) },

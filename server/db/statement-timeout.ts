@@ -13,10 +13,12 @@ import pg from 'pg';
  * - `export` — spreadsheets, CSV and archives, which read whole lists: a longer one.
  *
  * A route's class is decided once, when it is registered (app.ts); its handler then runs
- * inside `withStatementTimeout`, and a connection the pool hands out there gets the class's
- * limit with one `set` and gives it back with one `reset` before returning to the pool. So a
- * list pays two short round trips per checkout, exam day none. A statement past its limit is
- * cancelled by PostgreSQL (SQLSTATE 57014) and the request answers 503 QUERY_TIMEOUT.
+ * inside `withStatementTimeout`. The pool remembers each connection's limit and, when it hands
+ * a connection out, sets the limit of the caller's class only if the connection carries
+ * another one (one `set`): a connection keeps what it was last given, so a run of list
+ * requests pays nothing after the first, and exam day's statements pay one `set` only on a
+ * connection a list used last. A statement past its limit is cancelled by PostgreSQL
+ * (SQLSTATE 57014) and the request answers 503 QUERY_TIMEOUT.
  *
  * PGlite runs in this process on one thread and has no timer to cancel a statement with: there
  * a statement's cost is bounded before it runs instead (the filter's pattern limits,
@@ -49,48 +51,52 @@ type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: (
 
 /**
  * The pool: connections open with the `examDay` limit; one handed out inside
- * `withStatementTimeout` carries that limit until it is released.
+ * `withStatementTimeout` carries that limit, one handed out outside it the `examDay` one.
  */
 export class BoundedPool extends pg.Pool {
+  private readonly ownLimit: number;
+  /** Each connection's limit when it is not the one it opened with. */
+  private readonly limits = new WeakMap<pg.PoolClient, number>();
+
   constructor(config: pg.PoolConfig & { statementTimeoutMs: number }) {
     const { statementTimeoutMs, ...rest } = config;
     super({ ...rest, statement_timeout: whole(statementTimeoutMs) });
+    this.ownLimit = whole(statementTimeoutMs);
+  }
+
+  /** Gives the client the limit `ms` unless it has it already. */
+  private async limit(client: pg.PoolClient, ms: number): Promise<pg.PoolClient> {
+    try {
+      await client.query(`set statement_timeout = ${whole(ms)}`);
+    } catch (err) {
+      client.release(err instanceof Error ? err : true);
+      throw err;
+    }
+    if (ms === this.ownLimit) this.limits.delete(client);
+    else this.limits.set(client, ms);
+    return client;
   }
 
   // pg-pool calls connect(callback) itself for pool.query; both forms are kept.
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
-    const ms = limitOfRequest.getStore();
-    if (ms === undefined) {
-      if (!callback) return super.connect();
-      super.connect(callback as never);
-      return undefined;
+    const ms = limitOfRequest.getStore() ?? this.ownLimit;
+    const fits = (client: pg.PoolClient) => (this.limits.get(client) ?? this.ownLimit) === ms;
+    if (!callback) {
+      return super.connect().then((client) => (fits(client) ? client : this.limit(client, ms)));
     }
-    const limited = super.connect().then(async (client) => {
-      try {
-        await client.query(`set statement_timeout = ${whole(ms)}`);
-      } catch (err) {
-        client.release(err instanceof Error ? err : true);
-        throw err;
+    super.connect(((err: Error | undefined, client?: pg.PoolClient, done?: () => void) => {
+      if (err || !client || fits(client)) {
+        callback(err, client, done);
+        return;
       }
-      const release = client.release;
-      client.release = (err?: Error | boolean) => {
-        client.release = release;
-        if (err) return release(err);
-        // Back to the connection's own limit before anyone else gets it.
-        client.query('reset statement_timeout').then(
-          () => release(),
-          (resetError: unknown) => release(resetError instanceof Error ? resetError : true),
-        );
-      };
-      return client;
-    });
-    if (!callback) return limited;
-    limited.then(
-      (client) => callback(undefined, client, () => client.release()),
-      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
-    );
+      this.limit(client, ms).then(
+        (limited) => callback(undefined, limited, done),
+        (limitError: unknown) =>
+          callback(limitError instanceof Error ? limitError : new Error(String(limitError))),
+      );
+    }) as never);
     return undefined;
   }
 }

@@ -226,6 +226,83 @@ export async function findExamRoles(
   return { roles: links.map((l) => l.role), coordinatedEditionIds: coordinated.map((c) => c.id) };
 }
 
+/** `findExamPath`'s statement, with or without a teacher's roles. */
+function examPathStatement(db: Db, withRoles: boolean) {
+  const noIds = sql<string[]>`'{}'::text[]`;
+  const teacherId = sql.placeholder('teacherId');
+  return db
+    .select({
+      exam: exams,
+      edition: editions,
+      phase: phases,
+      roles: withRoles
+        ? sql<string[]>`array(select ${examTeachers.role}::text from ${examTeachers}
+            where ${examTeachers.examId} = ${exams.id}
+              and ${examTeachers.teacherId} = ${teacherId}::uuid)`
+        : noIds,
+      coordinated: withRoles
+        ? sql<string[]>`array(select c.edition_id::text from ${editionCoordinators} c
+            join ${editions} e on e.id = c.edition_id and e.deleted_at is null
+            where e.exam_id = ${exams.id} and c.teacher_id = ${teacherId}::uuid)`
+        : noIds,
+    })
+    .from(exams)
+    .leftJoin(
+      editions,
+      and(
+        eq(editions.id, sql`${sql.placeholder('editionId')}::uuid`),
+        eq(editions.examId, exams.id),
+        isNull(editions.deletedAt),
+      ),
+    )
+    .leftJoin(
+      phases,
+      and(
+        eq(phases.id, sql`${sql.placeholder('phaseId')}::uuid`),
+        eq(phases.editionId, editions.id),
+        isNull(phases.deletedAt),
+      ),
+    )
+    .where(and(eq(exams.id, sql`${sql.placeholder('examId')}::uuid`), liveExam))
+    .prepare(withRoles ? 'exam_path_roles_v1' : 'exam_path_v1');
+}
+
+type ExamPathStatement = ReturnType<typeof examPathStatement>;
+const examPathStatements = new WeakMap<Db, [ExamPathStatement, ExamPathStatement]>();
+
+/**
+ * An exam with, when asked for, one of its editions and one phase of that edition (live ones
+ * only; null where the edition or phase is not there), and a teacher's roles on the exam: what
+ * `findExam`, `findEdition`, `findPhase` and `findExamRoles` read, in one round trip. Every call
+ * under a phase starts with it, so its SQL is made once per database handle and PostgreSQL
+ * plans it once per connection.
+ */
+export async function findExamPath(
+  db: Db,
+  ids: { examId: string; editionId?: string; phaseId?: string },
+  teacherId: string | undefined,
+) {
+  let statements = examPathStatements.get(db);
+  if (!statements) {
+    statements = [examPathStatement(db, false), examPathStatement(db, true)];
+    examPathStatements.set(db, statements);
+  }
+  const [row] = await statements[teacherId === undefined ? 0 : 1].execute({
+    examId: ids.examId,
+    editionId: ids.editionId ?? null,
+    phaseId: ids.phaseId ?? null,
+    teacherId: teacherId ?? null,
+  });
+  if (!row) return undefined;
+  return {
+    exam: row.exam,
+    edition: row.edition,
+    phase: row.phase,
+    roles: row.roles as ExamTeacherRole[],
+    coordinatedEditionIds: row.coordinated,
+  };
+}
+
 /** Of these exams, the ones where the teacher coordinates a live edition. */
 export async function findCoordinatedExamIds(
   db: Db,

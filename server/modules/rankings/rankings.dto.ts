@@ -108,8 +108,11 @@ export function csvField(value: string | number | null): string {
 export const csvHeader = () =>
   `${CSV_BOM}${RANKING_CSV_COLUMNS.map((c) => csvField(c.header)).join(SEPARATOR)}\r\n`;
 
-/** One row of elevi.csv, in RANKING_CSV_COLUMNS order. */
-export function csvLine(row: RankingRow): string {
+/**
+ * One row of elevi.csv, in RANKING_CSV_COLUMNS order: a ranked student as staff see them
+ * (only staff and coordinators download it), with the state of their score.
+ */
+export function csvLine(row: RankedRow, scoreState: ResultState): string {
   const cells: Record<(typeof RANKING_CSV_COLUMNS)[number]['key'], string | number | null> = {
     rank: row.rank,
     familyName: row.familyName,
@@ -118,7 +121,7 @@ export function csvLine(row: RankingRow): string {
     studentCounty: row.studentCounty,
     school: row.school,
     total: row.total,
-    scoreState: CSV_STATES[row.scoreState],
+    scoreState: CSV_STATES[scoreState],
     status: row.status ? CSV_STATUS[row.status] : null,
     prize: row.prize ? PRIZE_DOCUMENT_NAMES[row.prize] : null,
     code: row.code,

@@ -63,7 +63,7 @@ export function rankingsService({ db, clock }: RankingsDeps) {
     ) {
       throw forbidden();
     }
-    await ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules);
+    await ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules, viewer.stale);
     const resource =
       viewer.kind === 'student' ? repo.studentRankingResource : repo.staffRankingResource;
     const scope: repo.RankingScope = {
@@ -125,19 +125,23 @@ export function rankingsService({ db, clock }: RankingsDeps) {
       const { viewer, resource, scope } = await openRanking(actor, ids, true);
       const parsed = parseFilter(filterOf(rawFilter, viewer), resource);
       const filter = { ...parsed, limit: 0, skip: 0 };
-      const toRow = present(actor, viewer);
+      const timing = timingOf(viewer);
+      const now = clock.now();
       return async (write: (chunk: string) => Promise<void>) => {
         await write(csvHeader());
-        await repo.streamRanked(db, scope, filter, resource, CSV_BATCH, (rows) =>
-          write(rows.map((r) => csvLine(toRow(r))).join('')),
-        );
+        await repo.streamRanked(db, scope, filter, resource, CSV_BATCH, (rows) => {
+          let chunk = '';
+          for (const row of rows)
+            chunk += csvLine(row, resultState(row.awaitingItems, timing, now));
+          return write(chunk);
+        });
       };
     },
 
     /** Whether the ranking is provisional or final, and how many are ranked per grade. */
     async summary(actor: Actor, ids: PhaseIds): Promise<RankingSummary> {
       const viewer = await requireViewer(db, actor, ids);
-      await ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules);
+      await ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules, viewer.stale);
       const gaps = await phaseCompleteness(db, viewer.phase.id, undefined);
       const incomplete = gaps.awaitingItems + gaps.runningAttempts;
       return {

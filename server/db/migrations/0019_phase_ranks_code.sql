@@ -1,0 +1,1 @@
+ALTER TABLE "phase_ranks" ADD COLUMN "code" text GENERATED ALWAYS AS (upper(substr(md5(phase_id::text || student_id::text), 1, 10))) STORED NOT NULL;
