@@ -10,8 +10,18 @@ import {
   makeTestWithItems,
   type QuestionRow,
 } from '../server/db/factories.js';
-import { answers, attempts, phasePrizes, phases, questions } from '../server/db/schema.js';
+import {
+  answers,
+  attempts,
+  phasePrizes,
+  phaseResults,
+  phases,
+  questions,
+  rankingState,
+} from '../server/db/schema.js';
+import { systemClock } from '../server/lib/clock.js';
 import { uuidv7 } from '../server/lib/ids.js';
+import { rankingsService } from '../server/modules/rankings/index.js';
 import { rescoreTest, scoreEndedAttempts } from '../server/modules/results/index.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
@@ -306,6 +316,44 @@ describe.skipIf(!hasChromium)('rankings, prizes and closing in the browser', () 
         0,
       );
       await page.context().close();
+    },
+    LONG,
+  );
+
+  it(
+    'says when a large ranking is being updated in the background, and refreshes itself after',
+    async () => {
+      const job = rankingsService({ db: podium.db, clock: systemClock });
+      for (const lang of ['ro', 'en'] as const) {
+        const page = await signIn('admin@example.ro', lang);
+        await page.goto(`${podium.baseUrl}${phaseUrl()}/clasament`);
+        const notice = page.getByTestId('ranking-updating');
+        const download = page.getByRole('button', { name: /elevi\.csv/ });
+        await eventually(() => rows(page, /Clasament|Ranking/).count()).toBeGreaterThan(0);
+        await expect(notice.count()).resolves.toBe(0);
+        // The phase's last rebuild took an hour (longer than any request may wait), and a total
+        // is written again.
+        await podium.db
+          .update(rankingState)
+          .set({ rebuildMs: HOUR })
+          .where(eq(rankingState.phaseId, ids.phaseId));
+        await podium.db
+          .update(phaseResults)
+          .set({ updatedAt: new Date() })
+          .where(eq(phaseResults.phaseId, ids.phaseId));
+        await page.reload();
+        await eventually(() => notice.count()).toBe(1);
+        await expect(notice.innerText()).resolves.toContain(
+          lang === 'ro' ? 'Clasamentul se actualizează' : 'The ranking is being updated',
+        );
+        await expect(download.isDisabled()).resolves.toBe(true);
+        await shot(page, `rankings-updating-${lang}`);
+        // The background job ranks it; the page notices on its own.
+        expect(await job.rebuildWanted()).toBe(1);
+        await eventually(() => notice.count()).toBe(0);
+        await expect(download.isDisabled()).resolves.toBe(false);
+        await page.context().close();
+      }
     },
     LONG,
   );

@@ -150,6 +150,8 @@ const PERSONAL_DATA: readonly PersonalDataPart[] = [
 const MAIL_POLL_MS = 2_000;
 /** How often each process looks for diploma ZIPs to make (and old ones to delete). */
 const DIPLOMA_JOBS_POLL_MS = 5_000;
+/** How often rankings too large to rebuild within a request are looked for. */
+const RANKING_REBUILDS_POLL_MS = 2_000;
 
 /**
  * Fastify logs a request when it arrives and again when it is answered; on exam day that is
@@ -419,13 +421,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(playerRoutes(player, notices), { prefix: `${API_PREFIX}/test-player` });
-  await app.register(
-    rankingsRoutes(
-      rankingsService({ db: database.db, clock }),
-      rulesService({ db: database.db, clock }),
-    ),
-    { prefix: `${API_PREFIX}/ranking-service` },
-  );
+  const rankings = rankingsService({ db: database.db, clock });
+  await app.register(rankingsRoutes(rankings, rulesService({ db: database.db, clock })), {
+    prefix: `${API_PREFIX}/ranking-service`,
+  });
+  if (deps.runJobs) {
+    const rebuilds = startPeriodicJob({
+      name: 'ranking-rebuilds',
+      intervalMs: RANKING_REBUILDS_POLL_MS,
+      run: () => rankings.rebuildWanted(),
+      log: app.log,
+    });
+    app.addHook('onClose', () => rebuilds.stop());
+  }
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
 
   const diplomas = diplomasService({ db: database.db, clock, storage: deps.storage });

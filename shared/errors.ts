@@ -56,6 +56,7 @@ export const ERROR_CODES = [
   'PAPER_IMAGE_MISSING',
   'QUERY_TIMEOUT',
   'URL_TOO_LONG',
+  'RANKING_UPDATING',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -131,6 +132,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   QUERY_TIMEOUT: 503,
   // The request line and headers together, or one path segment, past the server's limits.
   URL_TOO_LONG: 414,
+  /**
+   * elevi.csv of a ranking the background job is still bringing up to date (a phase too large to
+   * rank within a request): try again after `retryAfter`.
+   */
+  RANKING_UPDATING: 503,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

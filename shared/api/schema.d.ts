@@ -1151,7 +1151,7 @@ export interface paths {
         };
         /**
          * The ranking as elevi.csv
-         * @description Every row the filter matches (limit and skip ignored), streamed: UTF-8 with BOM, `;`-separated, decimal comma, Romanian headers (RANKING_CSV_COLUMNS). Staff and coordinators (their students).
+         * @description Every row the filter matches (limit and skip ignored), streamed: UTF-8 with BOM, `;`-separated, decimal comma, Romanian headers (RANKING_CSV_COLUMNS). Staff and coordinators (their students). 503 RANKING_UPDATING (Retry-After, `details.retryAfter` seconds) while the background job brings the ranking up to date (a phase too large to rank within a request; `summary.updating`).
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -2902,7 +2902,7 @@ export interface components {
                  * @description What went wrong (SPEC.md §8); clients translate it, never the message.
                  * @enum {string}
                  */
-                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "URL_TOO_LONG";
+                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "URL_TOO_LONG" | "RANKING_UPDATING";
                 /** @description VALIDATION_FAILED: a list of `{ code, path }`, `code` a field code (required, too_short, too_long, invalid, invalid_email, invalid_date, not_number, not_positive, presence, teacher_not_found, code_exists, test_grade_duplicate, password_too_short, password_too_common, invalid_characters, url_not_https, formula_too_deep, formula_too_long, score_sum, out_of_range, not_in_step) and `path` where in the request; CLIENT_ERROR and TEACHER_CODE_NOT_FOUND: `{ field: [code] }`; other codes say in their description when they carry details (failed items, rejected files, a reason). */
                 details?: unknown;
                 /** @description A short English note for logs, not for people. */
@@ -13399,6 +13399,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Unavailable for now: try again. Codes: RANKING_UPDATING. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 503,
+                     *         "code": "RANKING_UPDATING",
+                     *         "message": "RANKING_UPDATING"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
             default: {
                 headers: {
@@ -13456,7 +13474,8 @@ export interface operations {
                      *           "grade": 1,
                      *           "ranked": 1
                      *         }
-                     *       ]
+                     *       ],
+                     *       "updating": true
                      *     }
                      */
                     "application/json": {
@@ -13476,6 +13495,7 @@ export interface operations {
                         scoreState: "awaiting_marking" | "provisional" | "final";
                         /** @enum {string} */
                         tieBreak: "none" | "items_from_last";
+                        updating: boolean;
                     };
                 };
             };

@@ -354,6 +354,11 @@ export const rankingSummarySchema = z.object({
   publication: z.enum(RANKING_PUBLICATIONS),
   /** Ranked students per grade, ascending by grade. */
   grades: z.array(z.object({ grade: z.number(), ranked: z.number() })),
+  /**
+   * The ranking is being brought up to date in the background (a phase too large to rank
+   * within a request, after a change): lists show the last one until it is done.
+   */
+  updating: z.boolean(),
 });
 export type RankingSummary = z.infer<typeof rankingSummarySchema>;
 

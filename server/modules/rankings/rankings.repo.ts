@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { PhaseResult } from '../../../shared/schemas/exams.js';
@@ -37,18 +38,69 @@ export async function isStale(db: Db, phaseId: string): Promise<boolean> {
   return rowsOf<{ stale: boolean }>(result)[0]?.stale !== false;
 }
 
-/** The phase's rules (undefined: the defaults) and whether its ranking is stale, in one look-up. */
+/**
+ * Whether a phase's ranking is stale, how long its last rebuild took (null: never made) and
+ * whether a rebuild in the background is already asked for.
+ */
+export type Freshness = { stale: boolean; rebuildMs: number | null; wanted: boolean };
+
+/** The phase's rules (undefined: the defaults) and the freshness of its ranking, in one look-up. */
 export async function findRankingState(
   db: Db,
   phaseId: string,
-): Promise<{ rules: PhaseRules | undefined; stale: boolean }> {
+): Promise<Freshness & { rules: PhaseRules | undefined }> {
   const result = await db.execute(sql`
     select (select ${phaseRules.rules} from ${phaseRules} where ${phaseRules.phaseId} = ${phaseId})
         as rules,
-      ${staleSql(phaseId)} as stale`);
-  const [row] = rowsOf<{ rules: PhaseRules | string | null; stale: boolean }>(result);
+      ${staleSql(phaseId)} as stale,
+      (select ${rankingState.rebuildMs} from ${rankingState}
+        where ${rankingState.phaseId} = ${phaseId}) as rebuild_ms,
+      exists (select 1 from ${rankingState} where ${rankingState.phaseId} = ${phaseId}
+        and ${rankingState.wantedAt} is not null) as wanted`);
+  const [row] = rowsOf<{
+    rules: PhaseRules | string | null;
+    stale: boolean;
+    rebuild_ms: number | null;
+    wanted: boolean;
+  }>(result);
   const rules = typeof row?.rules === 'string' ? (JSON.parse(row.rules) as PhaseRules) : row?.rules;
-  return { rules: rules ?? undefined, stale: row?.stale !== false };
+  return {
+    rules: rules ?? undefined,
+    stale: row?.stale !== false,
+    rebuildMs: row?.rebuild_ms ?? null,
+    wanted: row?.wanted === true,
+  };
+}
+
+/** How many students have a phase total: what a first ranking of the phase will rank. */
+export async function countResults(db: Db, phaseId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(phaseResults)
+    .where(eq(phaseResults.phaseId, phaseId));
+  return row?.n ?? 0;
+}
+
+/**
+ * Asks the background job to rebuild the phase's ranking. Never waits on a rebuild in
+ * progress: the job holds the state row while `wanted_at` is set, and this writes only where
+ * it is not.
+ */
+export async function askForRebuild(db: Db, phaseId: string): Promise<void> {
+  await db.execute(sql`insert into ${rankingState} (phase_id, wanted_at)
+    values (${phaseId}, now()) on conflict (phase_id) do nothing`);
+  await db.execute(sql`update ${rankingState} set wanted_at = now()
+    where phase_id = ${phaseId} and wanted_at is null`);
+}
+
+/**
+ * Takes one phase whose rebuild the background job was asked for (oldest first), locked for
+ * the caller's transaction; one another process holds is skipped.
+ */
+export async function takeWantedRebuild(tx: Db): Promise<string | undefined> {
+  const result = await tx.execute(sql`select phase_id from ${rankingState}
+    where wanted_at is not null order by wanted_at limit 1 for update skip locked`);
+  return rowsOf<{ phase_id: string }>(result)[0]?.phase_id;
 }
 
 /**
@@ -106,7 +158,8 @@ function rankedCte(phaseId: string, tieBreak: TieBreak): SQL {
  * Rebuilds a phase's ranking in the caller's transaction (after `lockForRebuild`): the change
  * notes seen now are dropped first, then the ranks are made again; only rows whose rank, grade
  * or total moved are written. A change committed after the first statement leaves its note,
- * so the next read rebuilds again. Answers how many rows were written or removed.
+ * so the next read rebuilds again. Notes how long it took and that no rebuild is wanted any
+ * more. Answers how many rows were written or removed.
  */
 export async function rebuildRanks(
   tx: Db,
@@ -114,6 +167,7 @@ export async function rebuildRanks(
   tieBreak: TieBreak,
   at: Date,
 ): Promise<number> {
+  const started = performance.now();
   await tx.execute(sql`delete from ${rankingChanges} where phase_id = ${phaseId}`);
   const moved = await tx.execute(sql`
     with ${rankedCte(phaseId, tieBreak)},
@@ -137,7 +191,8 @@ export async function rebuildRanks(
       returning 1
     )
     select ((select count(*) from written) + (select count(*) from removed))::int as moved`);
-  await tx.execute(sql`update ${rankingState} set computed_at = ${at.toISOString()}::timestamptz
+  await tx.execute(sql`update ${rankingState} set computed_at = ${at.toISOString()}::timestamptz,
+      rebuild_ms = ${Math.round(performance.now() - started)}, wanted_at = null
     where phase_id = ${phaseId}`);
   return Number(rowsOf<{ moved: number }>(moved)[0]?.moved ?? 0);
 }

@@ -115,12 +115,15 @@ export function rankingsRoutes(rankings: RankingsService, rules: RulesService) {
       `${BASE}/rankings/download`,
       {
         schema: {
+          errors: ['RANKING_UPDATING'],
           tags: TAGS,
           summary: 'The ranking as elevi.csv',
           description:
             'Every row the filter matches (limit and skip ignored), streamed: UTF-8 with BOM, ' +
             '`;`-separated, decimal comma, Romanian headers (RANKING_CSV_COLUMNS). Staff and ' +
-            'coordinators (their students).',
+            'coordinators (their students). 503 RANKING_UPDATING (Retry-After, ' +
+            '`details.retryAfter` seconds) while the background job brings the ranking up to ' +
+            'date (a phase too large to rank within a request; `summary.updating`).',
           params: phaseParams,
           querystring: filterQuerySchema,
           list: rankingList,

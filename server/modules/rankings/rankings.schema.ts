@@ -65,12 +65,18 @@ export const phaseRanks = pgTable(
   ],
 );
 
-/** When a phase's ranking was last rebuilt (null: the row is being made for the first time). */
+/**
+ * When a phase's ranking was last rebuilt (null: the row is being made for the first time),
+ * how long that took, and whether a rebuild too long for a request is waiting for the
+ * background job (rankings.access.ts `ensureFreshRanks`).
+ */
 export const rankingState = pgTable('ranking_state', {
   phaseId: uuid('phase_id')
     .primaryKey()
     .references(() => phases.id),
   computedAt: tz('computed_at'),
+  rebuildMs: integer('rebuild_ms'),
+  wantedAt: tz('wanted_at'),
 });
 
 /**

@@ -1,24 +1,25 @@
 import { PAGE_SIZE } from '../../../shared/constants.js';
 import type { Count } from '../../../shared/schemas/exams.js';
-import type {
-  MyRanking,
-  PhaseRules,
-  RankingListItem,
-  RankingRow,
-  RankingSummary,
+import {
+  DEFAULT_PHASE_RULES,
+  type MyRanking,
+  type PhaseRules,
+  type RankingListItem,
+  type RankingRow,
+  type RankingSummary,
 } from '../../../shared/schemas/rankings.js';
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
-import { forbidden, validationFailed } from '../../lib/errors.js';
+import { AppError, forbidden, validationFailed } from '../../lib/errors.js';
 import { parseFilter, parseWhere, projectFields } from '../../lib/filter/index.js';
 import type { PhaseIds } from '../../lib/route-params.js';
 import { withDefaultGrade } from '../exams/index.js';
 import { type PhaseTiming, phaseCompleteness, resultState } from '../results/index.js';
 import {
   ensureFreshRanks,
-  findRules,
   type RankingViewer,
+  rebuildWantedRanks,
   requireViewer,
 } from './rankings.access.js';
 import { csvHeader, csvLine, toPublishedRow, toStaffRow } from './rankings.dto.js';
@@ -32,6 +33,14 @@ export type RankingsDeps = { db: Db; clock: Clock };
  * and a batch is about 400 kB of CSV in memory.
  */
 const CSV_BATCH = 5000;
+
+/** How long a download refused while the ranking is updated is told to wait. */
+export const RANKING_UPDATING_RETRY_SECONDS = 30;
+
+const rankingUpdating = () =>
+  new AppError('RANKING_UPDATING', 'The ranking is being updated; try again shortly', {
+    retryAfter: RANKING_UPDATING_RETRY_SECONDS,
+  });
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -63,14 +72,20 @@ export function rankingsService({ db, clock }: RankingsDeps) {
     ) {
       throw forbidden();
     }
-    await ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules, viewer.stale);
+    const updating = await ensureFreshRanks(
+      db,
+      clock,
+      viewer.phase.id,
+      viewer.rules,
+      viewer.freshness,
+    );
     const resource =
       viewer.kind === 'student' ? repo.studentRankingResource : repo.staffRankingResource;
     const scope: repo.RankingScope = {
       phaseId: viewer.phase.id,
       ...(viewer.kind === 'coordinator' ? { teacherId: actor.id } : {}),
     };
-    return { viewer, resource, scope };
+    return { viewer, resource, scope, updating };
   }
 
   /** The filter with SPEC.md §5's grade default (the exam's first; "" means every grade). */
@@ -122,7 +137,9 @@ export function rankingsService({ db, clock }: RankingsDeps) {
      * refusal is an ordinary error answer. Staff and coordinators only.
      */
     async prepareDownload(actor: Actor, ids: PhaseIds, rawFilter?: string) {
-      const { viewer, resource, scope } = await openRanking(actor, ids, true);
+      const { viewer, resource, scope, updating } = await openRanking(actor, ids, true);
+      // A file is a record: it waits for the ranking to be up to date rather than show an old one.
+      if (updating) throw rankingUpdating();
       const parsed = parseFilter(filterOf(rawFilter, viewer), resource);
       const filter = { ...parsed, limit: 0, skip: 0 };
       const timing = timingOf(viewer);
@@ -141,7 +158,13 @@ export function rankingsService({ db, clock }: RankingsDeps) {
     /** Whether the ranking is provisional or final, and how many are ranked per grade. */
     async summary(actor: Actor, ids: PhaseIds): Promise<RankingSummary> {
       const viewer = await requireViewer(db, actor, ids);
-      await ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules, viewer.stale);
+      const updating = await ensureFreshRanks(
+        db,
+        clock,
+        viewer.phase.id,
+        viewer.rules,
+        viewer.freshness,
+      );
       const gaps = await phaseCompleteness(db, viewer.phase.id, undefined);
       const incomplete = gaps.awaitingItems + gaps.runningAttempts;
       return {
@@ -156,14 +179,22 @@ export function rankingsService({ db, clock }: RankingsDeps) {
         grades: (await repo.countByGrade(db, viewer.phase.id))
           .filter((g): g is { grade: number; ranked: number } => g.grade !== null)
           .map((g) => ({ grade: g.grade, ranked: g.ranked })),
+        updating,
       };
     },
+
+    /**
+     * Rebuilds the rankings reads asked the background for (rankings.access.ts
+     * `ensureFreshRanks`); the server runs it every few seconds. Answers how many.
+     */
+    rebuildWanted: () => rebuildWantedRanks(db, clock),
 
     /** A student's own rank in every phase they have a result in (newest first). */
     async myRankings(actor: Actor): Promise<MyRanking[]> {
       if (actor.type !== 'student') throw forbidden();
       for (const phaseId of await repo.phasesOfStudent(db, actor.id)) {
-        await ensureFreshRanks(db, clock, phaseId, await findRules(db, phaseId));
+        const { rules, ...freshness } = await repo.findRankingState(db, phaseId);
+        await ensureFreshRanks(db, clock, phaseId, rules ?? DEFAULT_PHASE_RULES, freshness);
       }
       const now = clock.now();
       return (await repo.findStudentStandings(db, actor.id)).map((r) => {

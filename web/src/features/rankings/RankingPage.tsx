@@ -2,6 +2,7 @@ import Download from '@mui/icons-material/Download';
 import Rule from '@mui/icons-material/Rule';
 import {
   Alert,
+  AlertTitle,
   Box,
   Button,
   FormControlLabel,
@@ -11,6 +12,8 @@ import {
   Switch,
   Typography,
 } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { County } from '../../../../shared/constants.js';
@@ -28,6 +31,7 @@ import { formatTotal } from '../../lib/scores.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useDownloadRanking } from './api/download-ranking.js';
 import { useRanking, useRankingCount, useRankingSummary } from './api/get-ranking.js';
+import { rankingKey } from './api/keys.js';
 import { DecisionChip, PrizeChip } from './components/RankingChips.js';
 import { RankingState } from './components/RankingState.js';
 import { rowName } from './format.js';
@@ -66,7 +70,7 @@ export function RankingPage() {
 
 function PhaseRanking({ exam, edition, phase }: PhaseContext) {
   const { t, i18n } = useTranslation();
-  const { notify } = useSnackbar();
+  const { notifyError } = useSnackbar();
   const ids = { examId: exam._id, editionId: edition._id, phaseId: phase._id };
   const list = usePagedList<Filters>({
     // SPEC.md §3: the ranking list starts sorted by given name; the rank column re-sorts it.
@@ -88,12 +92,24 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
   const setsRules =
     exam.myRole === 'admin' || exam.myRole === 'examAdmin' || exam.myRole === 'staff';
 
+  const updating = summary.data?.updating ?? false;
+  // Once the background job has brought the ranking up to date, the page reads it again.
+  const queryClient = useQueryClient();
+  const wasUpdating = useRef(false);
+  useEffect(() => {
+    if (wasUpdating.current && !updating) {
+      const phaseIds = { examId: exam._id, editionId: edition._id, phaseId: phase._id };
+      void queryClient.invalidateQueries({ queryKey: rankingKey(phaseIds) });
+    }
+    wasUpdating.current = updating;
+  }, [updating, queryClient, exam._id, edition._id, phase._id]);
+
   const handleDownload = async () => {
     try {
       const blob = await download.mutateAsync({ order: list.filter.order, where: list.where });
       saveBlob(blob, RANKING_CSV_NAME);
-    } catch {
-      notify('rankings.downloadFailed', 'error');
+    } catch (e) {
+      notifyError(e, 'rankings.downloadFailed');
     }
   };
 
@@ -160,13 +176,19 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
           <Button
             variant="contained"
             startIcon={<Download />}
-            disabled={download.isPending || count.data === 0}
+            disabled={download.isPending || count.data === 0 || updating}
             onClick={() => void handleDownload()}
           >
             {t('rankings.download')}
           </Button>
         </Box>
       </Box>
+      {updating && (
+        <Alert severity="info" data-testid="ranking-updating">
+          <AlertTitle>{t('rankings.state.updating')}</AlertTitle>
+          {t('rankings.state.updatingHint')}
+        </Alert>
+      )}
       {summary.data && <RankingState {...summary.data} />}
       {isCoordinator && <Alert severity="info">{t('rankings.coordinatorNote')}</Alert>}
       <StudentFilters

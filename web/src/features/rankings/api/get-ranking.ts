@@ -29,9 +29,16 @@ export const useRankingCount = (ids: PhaseIds, where: Where | undefined, enabled
     enabled,
   });
 
-/** GET …/rankings/summary: awaiting marking, provisional or final, and the size per grade. */
+/** How often a ranking being updated in the background is asked about again. */
+const UPDATING_POLL_MS = 5000;
+
+/**
+ * GET …/rankings/summary: awaiting marking, provisional or final, and the size per grade;
+ * asked again every few seconds while the ranking is being updated in the background.
+ */
 export const useRankingSummary = (ids: PhaseIds) =>
   useQuery({
     queryKey: [...rankingKey(ids), 'summary'],
     queryFn: () => api<RankingSummary>(`${rankingPhasePath(ids)}/rankings/summary`),
+    refetchInterval: (query) => (query.state.data?.updating ? UPDATING_POLL_MS : false),
   });
