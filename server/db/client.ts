@@ -36,6 +36,9 @@ export type DatabaseOptions = {
   statementTimeoutMs?: number;
 };
 
+/** The rows of a `db.execute` answer (node-postgres and PGlite both answer `{ rows }`). */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 /** PostgreSQL when a URL is given, else PGlite persisted under `pgliteDir`. */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {

@@ -13,7 +13,8 @@ import {
   requirePhase,
 } from '../exams/index.js';
 import { seesWholeRanking } from './rankings.policy.js';
-import * as repo from './rankings.repo.js';
+import * as ranks from './ranks.repo.js';
+import * as rulesRepo from './rules.repo.js';
 
 type PhasePath = NonNullable<Awaited<ReturnType<typeof findPhasePath>>>;
 
@@ -26,11 +27,11 @@ export type RankingViewer = PhasePath & {
   access: ExamAccess;
   kind: 'staff' | 'coordinator' | 'student';
   rules: PhaseRules;
-  freshness: repo.Freshness;
+  freshness: ranks.Freshness;
 };
 
 export async function findRules(db: Db, phaseId: string): Promise<PhaseRules> {
-  return (await repo.findRules(db, phaseId)) ?? DEFAULT_PHASE_RULES;
+  return (await rulesRepo.findRules(db, phaseId)) ?? DEFAULT_PHASE_RULES;
 }
 
 /**
@@ -39,7 +40,7 @@ export async function findRules(db: Db, phaseId: string): Promise<PhaseRules> {
  * the checks pass), so a page costs the round trips of the checks and of the page.
  */
 export async function requireViewer(db: Db, actor: Actor, ids: PhaseIds): Promise<RankingViewer> {
-  const state = repo.findRankingState(db, ids.phaseId);
+  const state = ranks.findRankingState(db, ids.phaseId);
   if (actor.type === 'student') {
     const [path, participants, { rules, ...freshness }] = await Promise.all([
       findPhasePath(db, ids.examId, ids.editionId, ids.phaseId),
@@ -82,9 +83,9 @@ export const INLINE_REBUILD_MS = 5000;
 export const INLINE_FIRST_RANKING_RESULTS = 200_000;
 
 /** Whether bringing the phase's ranking up to date would take longer than a request may. */
-async function tooLongForRequest(db: Db, phaseId: string, freshness: repo.Freshness) {
+async function tooLongForRequest(db: Db, phaseId: string, freshness: ranks.Freshness) {
   if (freshness.rebuildMs !== null) return freshness.rebuildMs > INLINE_REBUILD_MS;
-  return (await repo.countResults(db, phaseId)) > INLINE_FIRST_RANKING_RESULTS;
+  return (await ranks.countResults(db, phaseId)) > INLINE_FIRST_RANKING_RESULTS;
 }
 
 /**
@@ -100,20 +101,20 @@ export async function ensureFreshRanks(
   clock: Clock,
   phaseId: string,
   rules: PhaseRules,
-  known?: repo.Freshness,
+  known?: ranks.Freshness,
 ): Promise<boolean> {
-  const freshness = known ?? (await repo.findRankingState(db, phaseId));
+  const freshness = known ?? (await ranks.findRankingState(db, phaseId));
   if (!freshness.stale) return false;
   if (freshness.wanted) return true;
   if (await tooLongForRequest(db, phaseId, freshness)) {
-    await repo.askForRebuild(db, phaseId);
+    await ranks.askForRebuild(db, phaseId);
     return true;
   }
   const moved = await db.transaction(async (tx) => {
-    if (!(await repo.lockForRebuild(tx, phaseId))) return 0;
-    return repo.rebuildRanks(tx, phaseId, rules.tieBreak, clock.now());
+    if (!(await ranks.lockForRebuild(tx, phaseId))) return 0;
+    return ranks.rebuildRanks(tx, phaseId, rules.tieBreak, clock.now());
   });
-  if (moved >= ANALYZE_AFTER_ROWS) await repo.refreshRankStatistics(db);
+  if (moved >= ANALYZE_AFTER_ROWS) await ranks.refreshRankStatistics(db);
   return false;
 }
 
@@ -127,15 +128,15 @@ export async function rebuildWantedRanks(db: Db, clock: Clock): Promise<number> 
   for (;;) {
     const done = await withStatementTimeout(0, () =>
       db.transaction(async (tx) => {
-        const phaseId = await repo.takeWantedRebuild(tx);
+        const phaseId = await ranks.takeWantedRebuild(tx);
         if (phaseId === undefined) return undefined;
-        const rules = (await repo.findRules(tx, phaseId)) ?? DEFAULT_PHASE_RULES;
-        return repo.rebuildRanks(tx, phaseId, rules.tieBreak, clock.now());
+        const rules = (await rulesRepo.findRules(tx, phaseId)) ?? DEFAULT_PHASE_RULES;
+        return ranks.rebuildRanks(tx, phaseId, rules.tieBreak, clock.now());
       }),
     );
     if (done === undefined) return rebuilt;
     if (done >= ANALYZE_AFTER_ROWS) {
-      await withStatementTimeout(0, () => repo.refreshRankStatistics(db));
+      await withStatementTimeout(0, () => ranks.refreshRankStatistics(db));
     }
     rebuilt += 1;
   }

@@ -25,6 +25,7 @@ import {
 import { csvHeader, csvLine, toPublishedRow, toStaffRow } from './rankings.dto.js';
 import { canStudentSeeRanking } from './rankings.policy.js';
 import * as repo from './rankings.repo.js';
+import * as ranks from './ranks.repo.js';
 
 export type RankingsDeps = { db: Db; clock: Clock };
 
@@ -193,7 +194,7 @@ export function rankingsService({ db, clock }: RankingsDeps) {
     async myRankings(actor: Actor): Promise<MyRanking[]> {
       if (actor.type !== 'student') throw forbidden();
       for (const phaseId of await repo.phasesOfStudent(db, actor.id)) {
-        const { rules, ...freshness } = await repo.findRankingState(db, phaseId);
+        const { rules, ...freshness } = await ranks.findRankingState(db, phaseId);
         await ensureFreshRanks(db, clock, phaseId, rules ?? DEFAULT_PHASE_RULES, freshness);
       }
       const now = clock.now();

@@ -20,7 +20,8 @@ import { holdOpenPhase, writePhaseResults } from '../exams/index.js';
 import { phaseCompleteness, resultState } from '../results/index.js';
 import { findRules, requireViewer } from './rankings.access.js';
 import { canSetRules } from './rankings.policy.js';
-import * as repo from './rankings.repo.js';
+import * as ranks from './ranks.repo.js';
+import * as rulesRepo from './rules.repo.js';
 import {
   applyRules,
   canonicalJson,
@@ -38,7 +39,7 @@ const hasRules = (rules: PhaseRules) => rules.qualification !== null || rules.aw
 
 /** What the rules give against today's lists, computed from the phase totals of now. */
 async function evaluate(db: Db, phaseId: string, rules: PhaseRules) {
-  const inputs = await repo.findRuleInputs(db, phaseId, rules.tieBreak);
+  const inputs = await rulesRepo.findRuleInputs(db, phaseId, rules.tieBreak);
   const result: RulesResult = applyRules(inputs, rules);
   const changes = changesOf(
     inputs.map((i) => ({ studentId: i.studentId, status: i.status, prize: i.prize })),
@@ -80,8 +81,8 @@ export function rulesService({ db, clock }: RulesDeps) {
         ) {
           throw new AppError('PHASE_CLOSED', 'A closed phase keeps its rules');
         }
-        await repo.saveRules(tx, phaseId, rules, actor.id);
-        if (before.tieBreak !== rules.tieBreak) await repo.noteChange(tx, phaseId);
+        await rulesRepo.saveRules(tx, phaseId, rules, actor.id);
+        if (before.tieBreak !== rules.tieBreak) await ranks.noteChange(tx, phaseId);
         await appendAudit(tx, {
           actorId: actor.id,
           action: 'phase.rules.set',
@@ -196,7 +197,7 @@ export function rulesService({ db, clock }: RulesDeps) {
           c.prizeAfter ? [{ studentId: c.studentId, prize: c.prizeAfter }] : [],
         );
         const removed = prizeChanges.filter((c) => c.prizeAfter === null).map((c) => c.studentId);
-        await repo.writePrizes(tx, phaseId, set, removed, actor.id);
+        await rulesRepo.writePrizes(tx, phaseId, set, removed, actor.id);
         await appendAudit(tx, {
           actorId: actor.id,
           action: 'phase.rules.apply',

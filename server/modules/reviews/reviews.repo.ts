@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { type Db, rowsOf } from '../../db/client.js';
 import {
   answers,
   attempts,
@@ -24,8 +24,6 @@ export type EntryRow = typeof reviewEntries.$inferSelect;
 export type AppealRow = typeof reviewAppeals.$inferSelect;
 export type MarkRow = typeof reviewMarks.$inferSelect;
 export type Round = MarkRow['round'];
-
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 // ---------------------------------------------------------------------------------------
 // Who marks in a phase
