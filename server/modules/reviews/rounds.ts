@@ -148,15 +148,24 @@ export const APPEAL_ROUND: Round<repo.AppealRow, ContestationEntry> = {
 export function markingFlow(ctx: ReviewsContext) {
   const { db, clock } = ctx;
 
-  async function lockRow<Row extends RoundRow, View>(
+  /**
+   * Runs `work` on the entry or appeal of the round, found in the actor's scope of the phase and
+   * locked in a transaction (404 outside it).
+   */
+  async function inLockedRow<Row extends RoundRow, View>(
     round: Round<Row, View>,
-    tx: Db,
-    scope: Scope,
+    actor: Actor,
+    ids: PhaseIds,
     reviewId: string,
-  ) {
-    const row = await round.lock(tx, scope.phase.id, reviewId);
-    if (!row) throw notFound(round.subject);
-    return row;
+    work: (tx: Db, scope: Scope, row: Row) => Promise<View>,
+  ): Promise<View> {
+    const scope = await ctx.requireScope(actor, ids);
+    await round.find(ctx, scope, reviewId);
+    return db.transaction(async (tx) => {
+      const row = await round.lock(tx, scope.phase.id, reviewId);
+      if (!row) throw notFound(round.subject);
+      return work(tx, scope, row);
+    });
   }
 
   async function checked(tx: Db, scope: Scope, row: RoundRow, input: MarkInput) {
@@ -188,10 +197,7 @@ export function markingFlow(ctx: ReviewsContext) {
       reviewId: string,
       input: MarkInput,
     ): Promise<View> {
-      const scope = await ctx.requireScope(actor, ids);
-      await round.find(ctx, scope, reviewId);
-      return db.transaction(async (tx) => {
-        const row = await lockRow(round, tx, scope, reviewId);
+      return inLockedRow(round, actor, ids, reviewId, async (tx, scope, row) => {
         const marks = (await repo.findMarks(tx, [row.id])).get(row.id) ?? [];
         const mine = marks.find((m) => m.reviewerId === actor.id);
         if (!mine || !round.markedByPeople(row)) throw forbidden();
@@ -235,10 +241,7 @@ export function markingFlow(ctx: ReviewsContext) {
       reviewId: string,
       input: MarkInput,
     ): Promise<View> {
-      const scope = await ctx.requireScope(actor, ids);
-      await round.find(ctx, scope, reviewId);
-      return db.transaction(async (tx) => {
-        const row = await lockRow(round, tx, scope, reviewId);
+      return inLockedRow(round, actor, ids, reviewId, async (tx, scope, row) => {
         if (!round.markedByPeople(row) || (await repo.findMediator(tx, row.itemId)) !== actor.id) {
           throw forbidden();
         }
