@@ -7,7 +7,8 @@
 //   its time (target < 2 s) and the server process's memory above its level before the
 //   download (sampled every 20 ms), which must not grow with the rows.
 // - diplomas: a closed phase of `students` results (default 1,000) made into one ZIP by the
-//   background job (target < 5 s), with API latency measured before and while it runs.
+//   background job (target < 5 s), with API latency and exam day's answer write (its p99 must
+//   not move) measured before and while it runs.
 
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,8 @@ import { systemClock } from '../server/lib/clock.js';
 import { ensureFreshRanks } from '../server/modules/rankings/rankings.access.js';
 import { buildTestApp } from '../server/test/app.js';
 import { DEFAULT_PHASE_RULES } from '../shared/schemas/rankings.js';
+import { answerFor, onStarted, PLAYER, virtualStudent } from './exam-day-player.js';
+import { seedExam } from './exam-day-seed.js';
 import { seedResults } from './seed-results.js';
 
 type Options = { students: number; duration: number; connections: number };
@@ -69,6 +72,58 @@ async function closedLoop(
   };
   await Promise.all(Array.from({ length: connections }, worker));
   return { ...summary(latencies), errors };
+}
+
+/**
+ * Exam day's answer write beside a job: `students` of an open test (bench/exam-day-seed.ts)
+ * start their attempts, then `connections` callers each write the next answer (a student, an
+ * item, a rising seq) when the last is acknowledged, for `seconds` or until `until()`.
+ */
+async function answerWriters(base: string, t: Awaited<ReturnType<typeof buildTestApp>>) {
+  const exam = await seedExam(t.database.db, { students: 40, items: 20, durationMinutes: 120 });
+  const writers = await Promise.all(
+    exam.students.map(async (s) => {
+      const student = virtualStudent(s);
+      const res = await fetch(`${base}${PLAYER}/${exam.testId}`, {
+        method: 'POST',
+        headers: { ...student.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ termsAccepted: true }),
+      });
+      if (!res.ok) throw new Error(`start: ${res.status} ${await res.text()}`);
+      onStarted(student, { status: res.status, body: await res.text() });
+      return student;
+    }),
+  );
+  let next = 0;
+  return async (connections: number, seconds: number, until?: () => boolean) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    const end = performance.now() + seconds * 1000;
+    const worker = async () => {
+      while (performance.now() < end && !(until?.() ?? false)) {
+        const s = writers[next % writers.length];
+        next += 1;
+        const item = s?.items[next % s.items.length];
+        if (!s || !item) throw new Error('no student or item');
+        s.seq += 1;
+        const started = performance.now();
+        const res = await fetch(`${base}${PLAYER}/${exam.testId}`, {
+          method: 'PUT',
+          headers: { ...s.headers, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            itemId: item.itemId,
+            submittedAnswer: answerFor(item, (n) => Math.floor(Math.random() * n)),
+            seq: s.seq,
+          }),
+        });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+        if (!res.ok) errors += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: connections }, worker));
+    return { ...summary(latencies), errors };
+  };
 }
 
 async function start() {
@@ -235,6 +290,21 @@ async function diplomas(opts: Options) {
     await made;
     await report('job under API load', job._id, (performance.now() - started) / 1000);
     console.log('API while the job ran (same calls):', during);
+
+    // Exam day's answer write, alone and while the job runs once more.
+    const answers = await answerWriters(base, t);
+    await answers(2, 2);
+    console.log('answer writes before (2 connections):', await answers(2, opts.duration));
+    const third = await create({});
+    running = true;
+    started = performance.now();
+    const again = t.app.diplomaJobs.runPending().finally(() => {
+      running = false;
+    });
+    const writes = await answers(2, 600, () => !running);
+    await again;
+    await report('job under answer writes', third._id, (performance.now() - started) / 1000);
+    console.log('answer writes while the job ran:', writes);
   } finally {
     await t.close();
   }
