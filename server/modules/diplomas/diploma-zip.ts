@@ -20,11 +20,13 @@ export function zipDiplomas(
   fonts: PdfFonts,
   task: DiplomaZipTask,
   progress: (done: number) => void,
+  afterEach: () => void = () => {},
 ): Buffer {
   const zip = createZipWriter(task.modified);
   task.entries.forEach(({ fileName, content }, i) => {
     zip.add(fileName, renderDiploma(fonts, content));
     if ((i + 1) % task.progressEvery === 0) progress(i + 1);
+    afterEach();
   });
   return zip.finish();
 }
