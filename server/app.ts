@@ -27,6 +27,7 @@ import {
   registerErrorHandler,
 } from './lib/errors.js';
 import type { FileStorage } from './lib/files/storage.js';
+import { noteRequest } from './lib/jobs/activity.js';
 import { startPeriodicJob } from './lib/jobs/periodic.js';
 import type { Mailer } from './lib/mail/mailer.js';
 import { createMailOutbox } from './lib/mail/outbox.js';
@@ -270,6 +271,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         formAction: ["'self'"],
       },
     },
+  });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    noteRequest();
+    done();
   });
   app.addHook('onRequest', (request, reply, done) =>
     securityHeaders(request.raw, reply.raw, (err) => done(err instanceof Error ? err : undefined)),

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { FileStorage } from '../../lib/files/storage.js';
+import { requestActivity } from '../../lib/jobs/activity.js';
 import { createThreadRunner, ThreadTaskError } from '../../lib/jobs/thread.js';
 import { findPhasePath } from '../exams/index.js';
 import {
@@ -114,6 +115,7 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
       modified: clock.now(),
       entries: files,
       progressEvery: PROGRESS_EVERY,
+      activity: requestActivity,
     });
     // A file per take: a maker that lost its job to another process never overwrites the
     // other's archive, and removes its own.

@@ -9,6 +9,8 @@ export type DiplomaZipTask = {
   entries: readonly { fileName: string; content: DiplomaContent }[];
   /** Progress is reported after every this many diplomas. */
   progressEvery: number;
+  /** When the server last began a request (server/lib/jobs/activity.ts), shared memory. */
+  activity: BigInt64Array;
 };
 
 /**
