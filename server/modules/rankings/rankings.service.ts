@@ -61,6 +61,10 @@ const timingOf = (viewer: RankingViewer): PhaseTiming => ({
 });
 
 export function rankingsService({ db, clock }: RankingsDeps) {
+  /** Brings the viewer's ranking up to date; answers whether the background is doing it. */
+  const freshen = (viewer: RankingViewer) =>
+    ensureFreshRanks(db, clock, viewer.phase.id, viewer.rules, viewer.freshness);
+
   /**
    * The viewer, with the ranking made fresh; a student only where the phase publishes it
    * (403 otherwise: they take part, so the phase is theirs to know of).
@@ -73,13 +77,7 @@ export function rankingsService({ db, clock }: RankingsDeps) {
     ) {
       throw forbidden();
     }
-    const updating = await ensureFreshRanks(
-      db,
-      clock,
-      viewer.phase.id,
-      viewer.rules,
-      viewer.freshness,
-    );
+    const updating = await freshen(viewer);
     const resource =
       viewer.kind === 'student' ? repo.studentRankingResource : repo.staffRankingResource;
     const scope: repo.RankingScope = {
@@ -159,13 +157,7 @@ export function rankingsService({ db, clock }: RankingsDeps) {
     /** Whether the ranking is provisional or final, and how many are ranked per grade. */
     async summary(actor: Actor, ids: PhaseIds): Promise<RankingSummary> {
       const viewer = await requireViewer(db, actor, ids);
-      const updating = await ensureFreshRanks(
-        db,
-        clock,
-        viewer.phase.id,
-        viewer.rules,
-        viewer.freshness,
-      );
+      const updating = await freshen(viewer);
       const gaps = await phaseCompleteness(db, viewer.phase.id, undefined);
       const incomplete = gaps.awaitingItems + gaps.runningAttempts;
       return {
