@@ -27,9 +27,9 @@ const REST_PER_WORK = 9;
 /**
  * After each diploma, while the server is serving requests, the thread rests nine times as long
  * as it worked on it; when nobody is asking anything it draws flat out. A lower priority alone
- * did not keep it from slowing exam day's answer writes (p50 twice, p99 six times as long):
- * this machine's cores share their execution units, and a busy thread slows its sibling
- * whatever its priority.
+ * did not keep it from slowing exam day's answer writes (p50 twice, p99 six times as long,
+ * bench/README.md), as when two cores share one core's execution units: a busy thread then
+ * slows its sibling whatever its priority.
  */
 function stepAside(activity: BigInt64Array): () => void {
   let since = performance.now();
