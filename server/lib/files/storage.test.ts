@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,27 @@ function storageContract(make: () => FileStorage) {
 
     await storage.delete('answers/t1/s1/item-1.pdf');
     expect(await storage.exists('answers/t1/s1/item-1.pdf')).toBe(false);
+  });
+
+  it('stores a file written on the disk under a key and removes the file', async () => {
+    const storage = make();
+    const file = await storage.scratchPath();
+    const data = Buffer.alloc(3 * 1024 * 1024 + 7, 0x5a);
+    data.write('PK', 0);
+    await writeFile(file, data);
+    await storage.putFile('diploma-jobs/j1-1.zip', file, 'application/zip');
+    expect(Buffer.compare(await storage.get('diploma-jobs/j1-1.zip'), data)).toBe(0);
+    expect(existsSync(file)).toBe(false);
+
+    // A key that cannot be stored fails the call, and the file goes all the same.
+    const other = await storage.scratchPath();
+    expect(other).not.toBe(file);
+    await writeFile(other, 'x');
+    await expect(storage.putFile('../escape.zip', other, 'application/zip')).rejects.toThrow(
+      /Invalid storage key/,
+    );
+    expect(existsSync(other)).toBe(false);
+    await storage.delete('diploma-jobs/j1-1.zip');
   });
 
   it('answers NOT_FOUND for a missing key and ignores deleting one', async () => {
@@ -180,5 +202,12 @@ describe('S3 storage', () => {
     await make().put('uploads/scan-1.png', Buffer.from('png'), 'image/png');
     expect(requests).toEqual(['PUT podium/uploads/scan-1.png']);
     expect(objects.get('podium/uploads/scan-1.png')?.contentType).toBe('image/png');
+
+    const file = await make().scratchPath();
+    await writeFile(file, 'zip');
+    requests.length = 0;
+    await make().putFile('diploma-jobs/j2-1.zip', file, 'application/zip');
+    expect(requests).toEqual(['PUT podium/diploma-jobs/j2-1.zip']);
+    expect(objects.get('podium/diploma-jobs/j2-1.zip')?.contentType).toBe('application/zip');
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -15,6 +16,14 @@ import { AppError } from '../errors.js';
 /** Where file bytes live; metadata (names, owners, types) lives in the database. */
 export type FileStorage = {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /**
+   * A new path on this machine's disk where a large file may be written (by a worker thread,
+   * bit by bit) and then stored with `putFile`; where the storage is the local directory, on
+   * its disk, so storing it is a rename.
+   */
+  scratchPath(): Promise<string>;
+  /** Stores a finished file of this machine's disk (flushed by its writer) and removes it. */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
@@ -50,7 +59,12 @@ export const storageUnavailable = (why: string) =>
 /** S3-compatible storage when S3_BUCKET is set, else the local directory DATA_DIR/files. */
 export function createStorage(config: Config): FileStorage {
   return config.files.s3.bucket
-    ? createS3Storage(config.files.s3, config.files.s3.bucket, config.files.timeoutSeconds)
+    ? createS3Storage(
+        config.files.s3,
+        config.files.s3.bucket,
+        config.files.timeoutSeconds,
+        path.join(config.dataDir, 'tmp'),
+      )
     : createLocalStorage(path.join(config.dataDir, 'files'));
 }
 
@@ -91,6 +105,22 @@ function createLocalStorage(root: string): FileStorage {
         await rename(tmp, target);
       } catch (error) {
         await rm(tmp, { force: true });
+        throw error;
+      }
+    },
+
+    async scratchPath() {
+      await mkdir(tmpDir, { recursive: true });
+      return path.join(tmpDir, `${randomBytes(12).toString('hex')}.tmp`);
+    },
+
+    async putFile(key, file) {
+      try {
+        const target = fileOf(key);
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(file, target);
+      } catch (error) {
+        await rm(file, { force: true });
         throw error;
       }
     },
@@ -170,7 +200,12 @@ function asUnavailable(error: unknown, bucket: string): unknown {
   return error;
 }
 
-function createS3Storage(s3: S3Settings, bucket: string, timeoutSeconds: number): FileStorage {
+function createS3Storage(
+  s3: S3Settings,
+  bucket: string,
+  timeoutSeconds: number,
+  scratchDir: string,
+): FileStorage {
   const ms = timeoutSeconds * 1000;
   const client = new S3Client({
     endpoint: s3.endpoint,
@@ -227,6 +262,32 @@ function createS3Storage(s3: S3Settings, bucket: string, timeoutSeconds: number)
         );
       } catch (error) {
         throw asUnavailable(error, bucket);
+      }
+    },
+
+    async scratchPath() {
+      await mkdir(scratchDir, { recursive: true });
+      return path.join(scratchDir, `${randomBytes(12).toString('hex')}.tmp`);
+    },
+
+    async putFile(key, file, contentType) {
+      try {
+        assertValidKey(key);
+        const { size } = await stat(file);
+        await client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: createReadStream(file),
+            ContentLength: size,
+            ContentType: contentType,
+          }),
+          deadline(),
+        );
+      } catch (error) {
+        throw asUnavailable(error, bucket);
+      } finally {
+        await rm(file, { force: true });
       }
     },
 

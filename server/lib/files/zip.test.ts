@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildZip } from './zip.js';
+import { buildZip, createZipWriter } from './zip.js';
 
 /** Reads the central directory back: what any unzip tool relies on. */
 function readZip(zip: Buffer) {
@@ -58,5 +58,24 @@ describe('buildZip', () => {
 
   it('makes an empty archive of no entries', () => {
     expect(readZip(buildZip([]))).toEqual([]);
+  });
+});
+
+describe('createZipWriter', () => {
+  it('writes each entry as it is added, keeping only the directory for the end', () => {
+    const written: Buffer[] = [];
+    const zip = createZipWriter((bytes) => written.push(bytes), new Date('2026-06-20T10:00:00Z'));
+    zip.add('Ana Țurcanu - 7K3M.pdf', Buffer.alloc(100_000, 1));
+    const afterFirst = Buffer.concat(written).length;
+    // The entry is out before the next one is added: its header, name and bytes.
+    expect(afterFirst).toBe(30 + Buffer.byteLength('Ana Țurcanu - 7K3M.pdf') + 100_000);
+    zip.add('profesori/Ion Pop.pdf', Buffer.from('%PDF-'));
+    const size = zip.finish();
+    const archive = Buffer.concat(written);
+    expect(size).toBe(archive.length);
+    expect(zip.count).toBe(2);
+    const back = readZip(archive);
+    expect(back.map((e) => e.name)).toEqual(['Ana Țurcanu - 7K3M.pdf', 'profesori/Ion Pop.pdf']);
+    expect(back[1]?.data.toString()).toBe('%PDF-');
   });
 });

@@ -1,7 +1,26 @@
 import { crc32 } from 'node:zlib';
 import { cleanFileName } from './names.js';
 
+/**
+ * A ZIP archive written entry by entry to `write`, in order, stored without compression: its
+ * entries (PDFs, PNGs, JPEGs) are compressed already, so deflating them again costs time and
+ * saves almost nothing. Only the central directory is kept until `finish`, so an archive of any
+ * size can go to a file without being held in memory. Names are UTF-8 (flag bit 11), so
+ * "Țurcanu" stays "Țurcanu" in the archive. ZIP64 is not written: an archive stays under 4 GiB
+ * and 65,535 entries (`add` refuses beyond).
+ */
+export type ZipWriter = {
+  /** One entry, dated `modified` (else the writer's date). */
+  add(name: string, data: Buffer, modified?: Date): void;
+  /** Writes the central directory; answers the archive's size in bytes. */
+  finish(): number;
+  readonly count: number;
+};
+
 export type ZipEntry = { name: string; data: Buffer; modifiedAt: Date };
+
+const MAX_ENTRIES = 65_535;
+const MAX_BYTES = 0xffff_fffe;
 
 /** MS-DOS date and time, as the zip headers keep them (2-second precision, local fields). */
 function dosDateTime(d: Date): { time: number; date: number } {
@@ -12,57 +31,86 @@ function dosDateTime(d: Date): { time: number; date: number } {
   };
 }
 
+export function createZipWriter(
+  write: (bytes: Buffer) => void,
+  modified: Date = new Date(),
+): ZipWriter {
+  const central: Buffer[] = [];
+  let offset = 0;
+  let entries = 0;
+
+  return {
+    get count() {
+      return entries;
+    },
+    add(name, data, when = modified) {
+      if (entries >= MAX_ENTRIES || offset + data.length > MAX_BYTES) {
+        throw new Error('ZIP archive too large');
+      }
+      const nameBytes = Buffer.from(name, 'utf8');
+      const crc = crc32(data) >>> 0;
+      const { time, date } = dosDateTime(when);
+      const local = Buffer.alloc(30 + nameBytes.length);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(20, 4); // version needed
+      local.writeUInt16LE(0x0800, 6); // UTF-8 names
+      local.writeUInt16LE(0, 8); // stored
+      local.writeUInt16LE(time, 10);
+      local.writeUInt16LE(date, 12);
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(data.length, 18);
+      local.writeUInt32LE(data.length, 22);
+      local.writeUInt16LE(nameBytes.length, 26);
+      local.writeUInt16LE(0, 28);
+      nameBytes.copy(local, 30);
+      const entry = Buffer.alloc(46 + nameBytes.length);
+      entry.writeUInt32LE(0x02014b50, 0);
+      entry.writeUInt16LE(20, 4); // made by
+      entry.writeUInt16LE(20, 6); // version needed
+      entry.writeUInt16LE(0x0800, 8);
+      entry.writeUInt16LE(0, 10);
+      entry.writeUInt16LE(time, 12);
+      entry.writeUInt16LE(date, 14);
+      entry.writeUInt32LE(crc, 16);
+      entry.writeUInt32LE(data.length, 20);
+      entry.writeUInt32LE(data.length, 24);
+      entry.writeUInt16LE(nameBytes.length, 28);
+      entry.writeUInt32LE(offset, 42);
+      nameBytes.copy(entry, 46);
+      central.push(entry);
+      write(local);
+      write(data);
+      offset += local.length + data.length;
+      entries += 1;
+    },
+    finish() {
+      const directory = Buffer.concat(central);
+      const end = Buffer.alloc(22);
+      end.writeUInt32LE(0x06054b50, 0);
+      end.writeUInt16LE(entries, 8);
+      end.writeUInt16LE(entries, 10);
+      end.writeUInt32LE(directory.length, 12);
+      end.writeUInt32LE(offset, 16);
+      write(Buffer.concat([directory, end]));
+      return offset + directory.length + end.length;
+    },
+  };
+}
+
 /**
- * A zip archive of the entries, stored without compression: answer pages are PDFs, PNGs and
- * JPEGs, already compressed, so deflating them again costs time and saves nothing. Names are
- * UTF-8 (flag bit 11) so Romanian diacritics survive, and cleaned (no folders, no control or
- * bidirectional characters): an entry is what its name shows, wherever it is unpacked. Not for
- * archives over 4 GiB (no Zip64): an answer is a few dozen megabytes at most.
+ * A zip archive of the entries in memory, their names cleaned (no folders, no control or
+ * bidirectional characters): an entry is what its name shows, wherever it is unpacked. For
+ * small archives (an answer's pages, a person's data); a large one is written to a file with
+ * `createZipWriter`.
  */
 export function buildZip(entries: readonly ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
+  const parts: Buffer[] = [];
+  const zip = createZipWriter((bytes) => {
+    parts.push(bytes);
+  });
   for (const [i, entry] of entries.entries()) {
-    const name = Buffer.from(cleanFileName(entry.name, `file-${i + 1}`), 'utf8');
-    const crc = crc32(entry.data) >>> 0;
-    const { time, date } = dosDateTime(entry.modifiedAt);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(0, 8); // stored
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(entry.data.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    locals.push(local, name, entry.data);
-
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4); // made by
-    central.writeUInt16LE(20, 6); // version needed
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(0, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(entry.data.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += local.length + name.length + entry.data.length;
+    zip.add(cleanFileName(entry.name, `file-${i + 1}`), entry.data, entry.modifiedAt);
   }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
+  zip.finish();
+  return Buffer.concat(parts);
 }

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { ERROR_STATUS, type ErrorCode } from '../../../shared/errors.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
@@ -41,12 +42,15 @@ const isErrorCode = (code: string | undefined): code is ErrorCode =>
  * server processes each job is made by one of them.
  */
 export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
-  const drawing = createThreadRunner<DiplomaZipTask, Uint8Array, number>({
+  const drawing = createThreadRunner<DiplomaZipTask, number, number>({
     entry: THREAD_ENTRY,
   });
 
-  /** The ZIP drawn on the thread, its progress written as it comes (one write at a time). */
-  async function draw(job: repo.JobRow, task: DiplomaZipTask): Promise<Buffer> {
+  /**
+   * The ZIP drawn on the thread into `task.file`, its progress written as it comes (one write
+   * at a time).
+   */
+  async function draw(job: repo.JobRow, task: DiplomaZipTask): Promise<void> {
     let writing: Promise<void> = Promise.resolve();
     let written = 0;
     let writeFailed: unknown;
@@ -61,10 +65,11 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
           writeFailed ??= error;
         });
     };
-    let zip: Uint8Array;
     try {
-      zip = await drawing.run(task, onProgress);
+      await drawing.run(task, onProgress);
     } catch (error) {
+      // A thread that died leaves its part-written archive behind.
+      await rm(task.file, { force: true });
       if (error instanceof ThreadTaskError && isErrorCode(error.code)) {
         throw new AppError(error.code, error.message);
       }
@@ -72,8 +77,10 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
     } finally {
       await writing;
     }
-    if (writeFailed !== undefined) throw writeFailed;
-    return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+    if (writeFailed !== undefined) {
+      await rm(task.file, { force: true });
+      throw writeFailed;
+    }
   }
 
   async function make(job: repo.JobRow): Promise<void> {
@@ -111,16 +118,21 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
       usedNames.add(fileName);
       return { fileName, content: contentOf(row, job.origin, students) };
     });
-    const zip = await draw(job, {
+    // The archive never passes through this thread: written to the disk on the drawing
+    // thread, then moved into storage (a rename for the local directory). Held here whole, its
+    // 65 MB set off the collector and delayed requests by tens of ms (bench/README.md).
+    const file = await storage.scratchPath();
+    await draw(job, {
       modified: clock.now(),
       entries: files,
+      file,
       progressEvery: PROGRESS_EVERY,
       activity: requestActivity,
     });
     // A file per take: a maker that lost its job to another process never overwrites the
     // other's archive, and removes its own.
     const key = `diploma-jobs/${job.id}-${job.tries}.zip`;
-    await storage.put(key, zip, 'application/zip');
+    await storage.putFile(key, file, 'application/zip');
     const teacher = job.teacherId ? teachers.find((t) => t.id === job.teacherId) : undefined;
     const who = teacher ? `-${slug(`${teacher.familyName ?? ''} ${teacher.givenName ?? ''}`)}` : '';
     const kept = await repo.updateJob(

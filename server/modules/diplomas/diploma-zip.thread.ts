@@ -4,7 +4,7 @@ import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
 import { type DiplomaZipTask, zipDiplomas } from './diploma-zip.js';
 
 // A worker thread's side of diploma-jobs.ts: each task is one ZIP, drawn and assembled here,
-// its progress sent every `task.progressEvery` diplomas, the archive moved back (not copied).
+// its progress sent every `task.progressEvery` diplomas, the archive written to `task.file`.
 
 async function fonts(): Promise<PdfFonts> {
   try {
@@ -41,8 +41,6 @@ function stepAside(activity: BigInt64Array): () => void {
   };
 }
 
-serveThreadTasks<DiplomaZipTask, Uint8Array, number>(async (task, progress) => {
-  const zip = zipDiplomas(await fonts(), task, progress, stepAside(task.activity));
-  const whole = zip.byteOffset === 0 && zip.byteLength === zip.buffer.byteLength;
-  return { result: zip, transfer: whole ? [zip.buffer as ArrayBuffer] : [] };
-});
+serveThreadTasks<DiplomaZipTask, number, number>(async (task, progress) => ({
+  result: zipDiplomas(await fonts(), task, progress, stepAside(task.activity)),
+}));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -300,6 +300,8 @@ describe('diploma ZIPs', () => {
     const done = (await call('GET', `/jobs/${job._id}`, w.staff)).json();
     expect(done).toMatchObject({ state: 'done', total: 6, done: 6, errorCode: null });
     expect(done.fileName).toMatch(/^diplome-etapa-\d+\.zip$/);
+    // Drawn to the disk and moved into storage: nothing left where it was written.
+    expect(readdirSync(path.join(t.dataDir, 'files', '.tmp'))).toEqual([]);
     const listed = (await call('GET', '/jobs', w.staff)).json() as { _id: string }[];
     expect(listed.map((j) => j._id)).toContain(job._id);
 
