@@ -315,10 +315,9 @@ export function questionsService({ db, files }: QuestionsDeps) {
       ids: readonly string[],
       tx: Db = db,
     ): Promise<Map<string, QuestionTeachers>> {
-      const [rows, reviewers] = await Promise.all([
-        repo.findQuestionsByIds(tx, ids),
-        repo.findReviewers(tx, ids),
-      ]);
+      // One after another: `tx` may be a transaction (one connection, one query at a time).
+      const rows = await repo.findQuestionsByIds(tx, ids);
+      const reviewers = await repo.findReviewers(tx, ids);
       return new Map(
         rows.map((r) => [
           r.id,

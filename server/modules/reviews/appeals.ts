@@ -46,10 +46,8 @@ export async function assignAppeal(
     (m) => m.reviewerId,
   );
   const exclude = new Set([...before, ...(entry.mediatorId ? [entry.mediatorId] : [])]);
-  const [codes, teams] = await Promise.all([
-    repo.findTeacherCodes(tx, pool),
-    repo.findStudentTeams(tx, [appeal.studentId]),
-  ]);
+  const codes = await repo.findTeacherCodes(tx, pool);
+  const teams = await repo.findStudentTeams(tx, [appeal.studentId]);
   const avoid = conflictsOf(teams.get(appeal.studentId), codes, pool);
   if (teachers?.mediatorTeacher) avoid.add(teachers.mediatorTeacher);
   const picked = pickReviewers(

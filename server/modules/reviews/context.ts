@@ -124,14 +124,13 @@ export function reviewsContext(deps: ReviewsDeps) {
 
   async function entriesAsSeen(tx: Db, scope: Scope, rows: repo.EntryRow[]) {
     const ids = rows.map((r) => r.id);
-    const [marks, appealed, mediators] = await Promise.all([
-      repo.findMarks(tx, ids),
-      repo.entriesWithAppeal(tx, ids),
-      repo.findMediators(
-        tx,
-        rows.map((r) => r.itemId),
-      ),
-    ]);
+    // One after another: `tx` may be a transaction, whose one connection runs a query at a time.
+    const marks = await repo.findMarks(tx, ids);
+    const appealed = await repo.entriesWithAppeal(tx, ids);
+    const mediators = await repo.findMediators(
+      tx,
+      rows.map((r) => r.itemId),
+    );
     return rows.flatMap((r) => {
       const view = entryView(
         r,
@@ -146,16 +145,14 @@ export function reviewsContext(deps: ReviewsDeps) {
   }
 
   async function appealsAsSeen(tx: Db, scope: Scope, rows: repo.AppealRow[]) {
-    const [marks, mediators] = await Promise.all([
-      repo.findMarks(
-        tx,
-        rows.map((r) => r.id),
-      ),
-      repo.findMediators(
-        tx,
-        rows.map((r) => r.itemId),
-      ),
-    ]);
+    const marks = await repo.findMarks(
+      tx,
+      rows.map((r) => r.id),
+    );
+    const mediators = await repo.findMediators(
+      tx,
+      rows.map((r) => r.itemId),
+    );
     return rows.flatMap((r) => {
       const view = appealView(
         r,

@@ -179,13 +179,11 @@ export function staff(ctx: ReviewsContext) {
           }
         }
         const pools = [...teachers.values()].flatMap((t) => t.gradingTeachers);
-        const [codes, teams] = await Promise.all([
-          repo.findTeacherCodes(tx, pools),
-          repo.findStudentTeams(
-            tx,
-            open.map((o) => o.student_id),
-          ),
-        ]);
+        const codes = await repo.findTeacherCodes(tx, pools);
+        const teams = await repo.findStudentTeams(
+          tx,
+          open.map((o) => o.student_id),
+        );
         const loads = new Map<string, Map<string, number>>();
         for (const itemId of itemIds) loads.set(itemId, await repo.loadOfQuestion(tx, itemId));
         let moved = 0;

@@ -47,13 +47,11 @@ export function startReview(ctx: ReviewsContext) {
       const itemIds = [...new Set(toMark.map((a) => a.itemId))];
       const teachers = await questions.questionTeachersOf(itemIds, tx);
       const pools = [...teachers.values()].flatMap((t) => t.gradingTeachers);
-      const [codes, teams] = await Promise.all([
-        repo.findTeacherCodes(tx, pools),
-        repo.findStudentTeams(
-          tx,
-          toMark.map((a) => a.studentId),
-        ),
-      ]);
+      const codes = await repo.findTeacherCodes(tx, pools);
+      const teams = await repo.findStudentTeams(
+        tx,
+        toMark.map((a) => a.studentId),
+      );
       const loads = new Map<string, Map<string, number>>();
       const entries: Parameters<typeof repo.insertEntries>[1] = [];
       const marks: Parameters<typeof repo.insertMarks>[1] = [];
