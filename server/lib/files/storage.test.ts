@@ -37,6 +37,9 @@ function storageContract(make: () => FileStorage) {
     await storage.put('answers/t1/s1/item-1.pdf', data, 'application/pdf');
     expect(await storage.exists('answers/t1/s1/item-1.pdf')).toBe(true);
     expect(Buffer.compare(await storage.get('answers/t1/s1/item-1.pdf'), data)).toBe(0);
+    const read = await storage.read('answers/t1/s1/item-1.pdf');
+    expect(read.size).toBe(data.length);
+    expect(Buffer.compare(Buffer.concat(await read.stream.toArray()), data)).toBe(0);
 
     const replaced = Buffer.from('second version');
     await storage.put('answers/t1/s1/item-1.pdf', replaced, 'application/pdf');
@@ -70,6 +73,7 @@ function storageContract(make: () => FileStorage) {
   it('answers NOT_FOUND for a missing key and ignores deleting one', async () => {
     const storage = make();
     expect(await notFoundCode(storage.get('nothing/here.png'))).toBe('NOT_FOUND');
+    expect(await notFoundCode(storage.read('nothing/here.png'))).toBe('NOT_FOUND');
     expect(await storage.exists('nothing/here.png')).toBe(false);
     await expect(storage.delete('nothing/here.png')).resolves.toBeUndefined();
   });
@@ -127,6 +131,7 @@ describe('local storage', () => {
     await storage.put('folder/inner.pdf', Buffer.from('x'), 'application/pdf');
     expect(await storage.exists('folder')).toBe(false);
     expect(await notFoundCode(storage.get('folder'))).toBe('NOT_FOUND');
+    expect(await notFoundCode(storage.read('folder'))).toBe('NOT_FOUND');
     expect(await notFoundCode(storage.get('folder/inner.pdf/more'))).toBe('NOT_FOUND');
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -25,6 +26,8 @@ export type FileStorage = {
   /** Stores a finished file of this machine's disk (flushed by its writer) and removes it. */
   putFile(key: string, file: string, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer>;
+  /** The file as a stream with its size, for sending a large one without holding it whole. */
+  read(key: string): Promise<{ stream: Readable; size: number }>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   /**
@@ -121,6 +124,25 @@ function createLocalStorage(root: string): FileStorage {
         await rename(file, target);
       } catch (error) {
         await rm(file, { force: true });
+        throw error;
+      }
+    },
+
+    async read(key) {
+      const file = fileOf(key);
+      try {
+        const handle = await open(file, 'r');
+        try {
+          const info = await handle.stat();
+          if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+          return { stream: handle.createReadStream(), size: info.size };
+        } catch (error) {
+          await handle.close();
+          throw error;
+        }
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw missing();
         throw error;
       }
     },
@@ -288,6 +310,21 @@ function createS3Storage(
         throw asUnavailable(error, bucket);
       } finally {
         await rm(file, { force: true });
+      }
+    },
+
+    async read(key) {
+      assertValidKey(key);
+      try {
+        const result = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: key }),
+          deadline(),
+        );
+        if (!result.Body) throw missing();
+        return { stream: result.Body as Readable, size: result.ContentLength ?? 0 };
+      } catch (error) {
+        if (isNotFound(error)) throw missing();
+        throw asUnavailable(error, bucket);
       }
     },
 

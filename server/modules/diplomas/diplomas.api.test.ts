@@ -308,6 +308,8 @@ describe('diploma ZIPs', () => {
     const file = await call('GET', `/jobs/${job._id}/file`, w.staff);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('application/zip');
+    // Sent from the stored file as a stream, its length said up front.
+    expect(Number(file.headers['content-length'])).toBe(file.rawPayload.length);
     const files = readZip(file.rawPayload);
     const names = [...files.keys()].sort();
     expect(names).toHaveLength(6);

@@ -142,9 +142,13 @@ export function diplomasRoutes(diplomas: DiplomasService, config: OriginConfig) 
         preHandler: signedIn,
       },
       async (request, reply) => {
-        const { zip, fileName } = await diplomas.jobFile(actorOf(request), request.params.jobId);
+        const { zip, size, fileName } = await diplomas.jobFile(
+          actorOf(request),
+          request.params.jobId,
+        );
         return reply
           .header('content-type', 'application/zip')
+          .header('content-length', size)
           .header('content-disposition', `attachment; filename="${fileName}"`)
           .header('cache-control', 'no-store')
           .send(zip);

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import {
   DIPLOMA_JOB_KEEP_HOURS,
   type DiplomaJob,
@@ -253,14 +254,19 @@ export function diplomasService({ db, clock, storage }: DiplomasDeps) {
     },
 
     /** The finished ZIP; 409 DIPLOMA_JOB_NOT_READY before, 404 once it was cleaned away. */
-    async jobFile(actor: Actor, jobId: string): Promise<{ zip: Buffer; fileName: string }> {
+    /** A finished job's ZIP as a stream (a phase's is tens of MB), with its size and name. */
+    async jobFile(
+      actor: Actor,
+      jobId: string,
+    ): Promise<{ zip: Readable; size: number; fileName: string }> {
       const row = await repo.findJob(db, jobId);
       if (!row || row.requestedBy !== actor.id) throw notFound('job');
       if (row.state !== 'done') {
         throw new AppError('DIPLOMA_JOB_NOT_READY', 'The diplomas are still being made');
       }
       if (!row.fileKey) throw notFound('file');
-      return { zip: await storage.get(row.fileKey), fileName: row.fileName ?? 'diplome.zip' };
+      const { stream, size } = await storage.read(row.fileKey);
+      return { zip: stream, size, fileName: row.fileName ?? 'diplome.zip' };
     },
 
     /** Deletes ZIPs kept longer than DIPLOMA_JOB_KEEP_HOURS. */
