@@ -300,13 +300,17 @@ async function diplomas(opts: Options) {
     );
     console.log('API while the job ran (same calls):', during);
 
-    // Exam day's answer write without the job and while it runs, alternating (quiet, job,
-    // quiet, job, quiet, job, quiet) so that what drifts through a minute (the collector, the
-    // database's checkpoints) falls on both sides alike; the writes of each side pooled.
+    // Exam day's answer write while the job runs against windows of the same length without
+    // it, alternating (quiet, job, quiet, none, three times, then quiet) so that what drifts
+    // through a minute (the collector, the database's checkpoints) falls on both sides alike;
+    // the writes of each side pooled. "None" against "quiet" is the same comparison with no job
+    // at all: how far two sides differ by chance.
     const answers = await answerWriters(base, t);
     await answers(2, 2);
-    const quiet = { latencies: [] as number[], errors: 0, p99s: [] as string[] };
-    const busy = { latencies: [] as number[], errors: 0, p99s: [] as string[] };
+    const pool = () => ({ latencies: [] as number[], errors: 0, p99s: [] as string[] });
+    const quiet = pool();
+    const none = pool();
+    const busy = pool();
     const add = (side: typeof quiet, run: { latencies: number[]; errors: number }) => {
       side.latencies.push(...run.latencies);
       side.errors += run.errors;
@@ -324,7 +328,10 @@ async function diplomas(opts: Options) {
       });
       add(busy, await answers(2, BUSY_WINDOW_S, () => !running));
       await making;
-      underWrites.push({ id: job._id, seconds: (performance.now() - started) / 1000 });
+      const seconds = (performance.now() - started) / 1000;
+      underWrites.push({ id: job._id, seconds });
+      add(quiet, await answers(2, quietSeconds));
+      add(none, await answers(2, Math.min(seconds, BUSY_WINDOW_S)));
     }
     add(quiet, await answers(2, quietSeconds));
     // The ZIPs are fetched (65 MB each, in this process) only now, not between the windows.
@@ -336,11 +343,17 @@ async function diplomas(opts: Options) {
       errors: s.errors,
       p99ofEachWindow: s.p99s.join(' '),
     });
+    const change = (a: typeof quiet, b: typeof quiet) =>
+      `${((Number(summary(b.latencies).p99) / Number(summary(a.latencies).p99) - 1) * 100).toFixed(0)}%`;
     console.log(
-      `answer writes without the job (2 connections, 4 × ${quietSeconds} s):`,
+      `answer writes, short windows (2 connections, 7 × ${quietSeconds} s):`,
       side(quiet),
     );
+    console.log('answer writes, windows as long as a job, no job (3):', side(none));
     console.log('answer writes while the job ran (3 jobs):', side(busy));
+    console.log(
+      `p99 while the job ran against as long without it: ${change(none, busy)}; the same without any job (as long against short): ${change(quiet, none)}`,
+    );
   } finally {
     await t.close();
   }
