@@ -251,6 +251,23 @@ function createS3Storage(
   // A whole call (both attempts, a slow trickle of bytes) is bounded too.
   const deadline = () => ({ abortSignal: AbortSignal.timeout(ms * 4) });
 
+  /** The object's answer, its body there; NOT_FOUND or STORAGE_UNAVAILABLE otherwise. */
+  async function getObject(key: string) {
+    assertValidKey(key);
+    try {
+      const result = await client.send(
+        new GetObjectCommand({ Bucket: bucket, Key: key }),
+        deadline(),
+      );
+      const { Body } = result;
+      if (!Body) throw missing();
+      return { ...result, Body };
+    } catch (error) {
+      if (isNotFound(error)) throw missing();
+      throw asUnavailable(error, bucket);
+    }
+  }
+
   return {
     kind: 's3',
     async check() {
@@ -314,31 +331,15 @@ function createS3Storage(
     },
 
     async read(key) {
-      assertValidKey(key);
-      try {
-        const result = await client.send(
-          new GetObjectCommand({ Bucket: bucket, Key: key }),
-          deadline(),
-        );
-        if (!result.Body) throw missing();
-        return { stream: result.Body as Readable, size: result.ContentLength ?? 0 };
-      } catch (error) {
-        if (isNotFound(error)) throw missing();
-        throw asUnavailable(error, bucket);
-      }
+      const { Body, ContentLength } = await getObject(key);
+      return { stream: Body as Readable, size: ContentLength ?? 0 };
     },
 
     async get(key) {
-      assertValidKey(key);
+      const { Body } = await getObject(key);
       try {
-        const result = await client.send(
-          new GetObjectCommand({ Bucket: bucket, Key: key }),
-          deadline(),
-        );
-        if (!result.Body) throw missing();
-        return Buffer.from(await result.Body.transformToByteArray());
+        return Buffer.from(await Body.transformToByteArray());
       } catch (error) {
-        if (isNotFound(error)) throw missing();
         throw asUnavailable(error, bucket);
       }
     },

@@ -50,31 +50,29 @@ export function createZipWriter(
       const nameBytes = Buffer.from(name, 'utf8');
       const crc = crc32(data) >>> 0;
       const { time, date } = dosDateTime(when);
-      const local = Buffer.alloc(30 + nameBytes.length);
+      // The fields a local header and its directory entry share, from `at`: when, checksum,
+      // sizes (stored: the same twice), the name's length.
+      const described = (header: Buffer, at: number) => {
+        header.writeUInt16LE(time, at);
+        header.writeUInt16LE(date, at + 2);
+        header.writeUInt32LE(crc, at + 4);
+        header.writeUInt32LE(data.length, at + 8);
+        header.writeUInt32LE(data.length, at + 12);
+        header.writeUInt16LE(nameBytes.length, at + 16);
+        return header;
+      };
+      const local = described(Buffer.alloc(30 + nameBytes.length), 10);
       local.writeUInt32LE(0x04034b50, 0);
       local.writeUInt16LE(20, 4); // version needed
       local.writeUInt16LE(0x0800, 6); // UTF-8 names
       local.writeUInt16LE(0, 8); // stored
-      local.writeUInt16LE(time, 10);
-      local.writeUInt16LE(date, 12);
-      local.writeUInt32LE(crc, 14);
-      local.writeUInt32LE(data.length, 18);
-      local.writeUInt32LE(data.length, 22);
-      local.writeUInt16LE(nameBytes.length, 26);
-      local.writeUInt16LE(0, 28);
       nameBytes.copy(local, 30);
-      const entry = Buffer.alloc(46 + nameBytes.length);
+      const entry = described(Buffer.alloc(46 + nameBytes.length), 12);
       entry.writeUInt32LE(0x02014b50, 0);
       entry.writeUInt16LE(20, 4); // made by
       entry.writeUInt16LE(20, 6); // version needed
-      entry.writeUInt16LE(0x0800, 8);
-      entry.writeUInt16LE(0, 10);
-      entry.writeUInt16LE(time, 12);
-      entry.writeUInt16LE(date, 14);
-      entry.writeUInt32LE(crc, 16);
-      entry.writeUInt32LE(data.length, 20);
-      entry.writeUInt32LE(data.length, 24);
-      entry.writeUInt16LE(nameBytes.length, 28);
+      entry.writeUInt16LE(0x0800, 8); // UTF-8 names
+      entry.writeUInt16LE(0, 10); // stored
       entry.writeUInt32LE(offset, 42);
       nameBytes.copy(entry, 46);
       central.push(entry);
