@@ -73,6 +73,12 @@ export function createStorage(config: Config): FileStorage {
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
+/** A new file name in `dir` (made if missing), for a file written before it is stored. */
+async function scratchFileIn(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  return path.join(dir, `${randomBytes(12).toString('hex')}.tmp`);
+}
+
 function createLocalStorage(root: string): FileStorage {
   // Keys start with a letter or digit, so no key can reach this directory.
   const tmpDir = path.join(root, '.tmp');
@@ -94,8 +100,7 @@ function createLocalStorage(root: string): FileStorage {
     async put(key, data) {
       const target = fileOf(key);
       await mkdir(path.dirname(target), { recursive: true });
-      await mkdir(tmpDir, { recursive: true });
-      const tmp = path.join(tmpDir, `${randomBytes(12).toString('hex')}.tmp`);
+      const tmp = await scratchFileIn(tmpDir);
       try {
         const handle = await open(tmp, 'wx');
         try {
@@ -112,10 +117,7 @@ function createLocalStorage(root: string): FileStorage {
       }
     },
 
-    async scratchPath() {
-      await mkdir(tmpDir, { recursive: true });
-      return path.join(tmpDir, `${randomBytes(12).toString('hex')}.tmp`);
-    },
+    scratchPath: () => scratchFileIn(tmpDir),
 
     async putFile(key, file) {
       try {
@@ -134,7 +136,7 @@ function createLocalStorage(root: string): FileStorage {
         const handle = await open(file, 'r');
         try {
           const info = await handle.stat();
-          if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+          if (!info.isFile()) throw missing();
           return { stream: handle.createReadStream(), size: info.size };
         } catch (error) {
           await handle.close();
@@ -304,10 +306,7 @@ function createS3Storage(
       }
     },
 
-    async scratchPath() {
-      await mkdir(scratchDir, { recursive: true });
-      return path.join(scratchDir, `${randomBytes(12).toString('hex')}.tmp`);
-    },
+    scratchPath: () => scratchFileIn(scratchDir),
 
     async putFile(key, file, contentType) {
       try {

@@ -68,8 +68,6 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
     try {
       await drawing.run(task, onProgress);
     } catch (error) {
-      // A thread that died leaves its part-written archive behind.
-      await rm(task.file, { force: true });
       if (error instanceof ThreadTaskError && isErrorCode(error.code)) {
         throw new AppError(error.code, error.message);
       }
@@ -77,10 +75,7 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
     } finally {
       await writing;
     }
-    if (writeFailed !== undefined) {
-      await rm(task.file, { force: true });
-      throw writeFailed;
-    }
+    if (writeFailed !== undefined) throw writeFailed;
   }
 
   async function make(job: repo.JobRow): Promise<void> {
@@ -122,13 +117,19 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
     // thread, then moved into storage (a rename for the local directory). Held here whole, its
     // 65 MB set off the collector and delayed requests by tens of ms (bench/README.md).
     const file = await storage.scratchPath();
-    await draw(job, {
-      modified: clock.now(),
-      entries: files,
-      file,
-      progressEvery: PROGRESS_EVERY,
-      activity: requestActivity,
-    });
+    try {
+      await draw(job, {
+        modified: clock.now(),
+        entries: files,
+        file,
+        progressEvery: PROGRESS_EVERY,
+        activity: requestActivity,
+      });
+    } catch (error) {
+      // What a failed drawing (or a thread that died) left of the archive.
+      await rm(file, { force: true });
+      throw error;
+    }
     // A file per take: a maker that lost its job to another process never overwrites the
     // other's archive, and removes its own.
     const key = `diploma-jobs/${job.id}-${job.tries}.zip`;
