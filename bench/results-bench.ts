@@ -1,4 +1,5 @@
-// `npm run bench -- rankings|export|diplomas [--students n] [--duration s] [--connections n]`:
+// `npm run bench -- rankings|export|diplomas [--students n] [--duration s] [--connections n]
+// [--rounds n]`:
 // the end of a phase at scale, against a real server started in this process on PostgreSQL
 // (DATABASE_URL, else the local one; PGlite only when NO_PG=1 for a quick try).
 // - rankings: ranking pages over `students` results (default 100,000) with filters and paging;
@@ -8,8 +9,8 @@
 //   download (sampled every 20 ms), which must not grow with the rows.
 // - diplomas: a closed phase of `students` results (default 1,000) made into one ZIP by the
 //   background job (target < 5 s), with API latency and exam day's answer write (its p99 must
-//   not move) measured before and while it runs, the answer write alternating without and with
-//   the job.
+//   not move) measured before and while it runs, the answer write in `rounds` rounds (default
+//   8) of a window without the job, one while it runs and one as long after it.
 
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -21,9 +22,10 @@ import { buildTestApp } from '../server/test/app.js';
 import { DEFAULT_PHASE_RULES } from '../shared/schemas/rankings.js';
 import { answerFor, onStarted, PLAYER, virtualStudent } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
+import { bootstrapInterval } from './harness/stats.js';
 import { seedResults } from './seed-results.js';
 
-type Options = { students: number; duration: number; connections: number };
+type Options = { students: number; duration: number; connections: number; rounds: number };
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -300,59 +302,84 @@ async function diplomas(opts: Options) {
     );
     console.log('API while the job ran (same calls):', during);
 
-    // Exam day's answer write while the job runs against windows of the same length without
-    // it, alternating (quiet, job, quiet, none, three times, then quiet) so that what drifts
-    // through a minute (the collector, the database's checkpoints) falls on both sides alike;
-    // the writes of each side pooled. "None" against "quiet" is the same comparison with no job
-    // at all: how far two sides differ by chance.
+    // Exam day's answer write while the job runs, against windows as long without any job on
+    // both sides of it: each round is "none, job, none", so that what drifts through a minute
+    // (the collector, the database's checkpoints) falls on both sides alike. The job's side is
+    // compared with the two no-job sides pooled, and the no-job side before with the one after
+    // (the same comparison with no job at all: how far two sides differ by chance). Each
+    // change comes with a 95% interval from resampling whole rounds.
     const answers = await answerWriters(base, t);
     await answers(2, 2);
-    const pool = () => ({ latencies: [] as number[], errors: 0, p99s: [] as string[] });
-    const quiet = pool();
-    const none = pool();
-    const busy = pool();
-    const add = (side: typeof quiet, run: { latencies: number[]; errors: number }) => {
-      side.latencies.push(...run.latencies);
-      side.errors += run.errors;
-      side.p99s.push(summary(run.latencies).p99);
-    };
-    const quietSeconds = Math.max(2, opts.duration / 2);
-    const underWrites: { id: string; seconds: number }[] = [];
-    for (let round = 0; round < 3; round += 1) {
-      add(quiet, await answers(2, quietSeconds));
+    // A first job under the writes, not counted, gives the first round's window its length.
+    const warm = await create({});
+    running = true;
+    started = performance.now();
+    const warming = t.app.diplomaJobs.runPending().finally(() => {
+      running = false;
+    });
+    await answers(2, BUSY_WINDOW_S, () => !running);
+    await warming;
+    let length = Math.min((performance.now() - started) / 1000, BUSY_WINDOW_S);
+    const underWrites = [{ id: warm._id, seconds: length, label: 'warm-up job' }];
+    const rounds: { before: number[]; job: number[]; after: number[]; errors: number }[] = [];
+    for (let round = 0; round < opts.rounds; round += 1) {
+      const before = await answers(2, length);
       const job = await create({});
       running = true;
       started = performance.now();
       const making = t.app.diplomaJobs.runPending().finally(() => {
         running = false;
       });
-      add(busy, await answers(2, BUSY_WINDOW_S, () => !running));
+      const during = await answers(2, BUSY_WINDOW_S, () => !running);
       await making;
       const seconds = (performance.now() - started) / 1000;
-      underWrites.push({ id: job._id, seconds });
-      add(quiet, await answers(2, quietSeconds));
-      add(none, await answers(2, Math.min(seconds, BUSY_WINDOW_S)));
+      underWrites.push({ id: job._id, seconds, label: `job of round ${round + 1}` });
+      length = Math.min(seconds, BUSY_WINDOW_S);
+      const after = await answers(2, length);
+      rounds.push({
+        before: before.latencies,
+        job: during.latencies,
+        after: after.latencies,
+        errors: before.errors + during.errors + after.errors,
+      });
     }
-    add(quiet, await answers(2, quietSeconds));
     // The ZIPs are fetched (65 MB each, in this process) only now, not between the windows.
-    for (const [i, job] of underWrites.entries()) {
-      await report(`job ${i + 1} under answer writes`, job.id, job.seconds);
+    for (const job of underWrites) {
+      await report(`${job.label} under answer writes`, job.id, job.seconds);
     }
-    const side = (s: typeof quiet) => ({
-      ...summary(s.latencies),
-      errors: s.errors,
-      p99ofEachWindow: s.p99s.join(' '),
-    });
-    const change = (a: typeof quiet, b: typeof quiet) =>
-      `${((Number(summary(b.latencies).p99) / Number(summary(a.latencies).p99) - 1) * 100).toFixed(0)}%`;
+    const p99 = (latencies: number[]) => Number(summary(latencies).p99);
+    const change = (a: number, b: number) => b / a - 1;
+    const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+    console.log('answer writes by round (2 connections), p99 before / while the job ran / after:');
+    for (const [i, r] of rounds.entries()) {
+      console.log(
+        `  round ${i + 1}: ${p99(r.before).toFixed(2)} / ${p99(r.job).toFixed(2)} / ${p99(r.after).toFixed(2)} ms (${r.before.length} / ${r.job.length} / ${r.after.length} writes)`,
+      );
+    }
+    const pooled = (picked: typeof rounds, side: (r: (typeof rounds)[number]) => number[][]) =>
+      picked.flatMap((r) => side(r).flat());
+    const jobEffect = (picked: typeof rounds) =>
+      change(p99(pooled(picked, (r) => [r.before, r.after])), p99(pooled(picked, (r) => [r.job])));
+    const chance = (picked: typeof rounds) =>
+      change(p99(pooled(picked, (r) => [r.before])), p99(pooled(picked, (r) => [r.after])));
+    const interval = (of: (picked: typeof rounds) => number) => {
+      const [low, high] = bootstrapInterval(rounds, of);
+      return `${pct(of(rounds))} (95% interval ${pct(low)} to ${pct(high)})`;
+    };
+    const errors = rounds.reduce((n, r) => n + r.errors, 0);
     console.log(
-      `answer writes, short windows (2 connections, 7 × ${quietSeconds} s):`,
-      side(quiet),
+      'answer writes without the job:',
+      summary(pooled(rounds, (r) => [r.before, r.after])),
     );
-    console.log('answer writes, windows as long as a job, no job (3):', side(none));
-    console.log('answer writes while the job ran (3 jobs):', side(busy));
+    console.log('answer writes while the job ran:', summary(pooled(rounds, (r) => [r.job])));
+    console.log(`answer writes failed: ${errors}`);
     console.log(
-      `p99 while the job ran against as long without it: ${change(none, busy)}; the same without any job (as long against short): ${change(quiet, none)}`,
+      `p99 while the job ran against as long without it: ${interval(jobEffect)}; ` +
+        `rounds where it was higher: ${rounds.filter((r) => jobEffect([r]) > 0).length} of ${rounds.length}`,
+    );
+    console.log(
+      `p99 after against before, no job on either side: ${interval(chance)}; ` +
+        `rounds where it was higher: ${rounds.filter((r) => chance([r]) > 0).length} of ${rounds.length}`,
     );
   } finally {
     await t.close();
@@ -366,6 +393,7 @@ export async function resultsBenchCli(name: string, argv: string[]): Promise<num
       students: { type: 'string' },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '8' },
+      rounds: { type: 'string', default: '8' },
     },
   });
   if (!process.env.DATABASE_URL && process.env.NO_PG !== '1') process.env.DATABASE_URL = DEFAULT_PG;
@@ -374,6 +402,7 @@ export async function resultsBenchCli(name: string, argv: string[]): Promise<num
     students: Number(values.students ?? defaults[name] ?? 1000),
     duration: Number(values.duration),
     connections: Number(values.connections),
+    rounds: Number(values.rounds),
   };
   console.log(
     `${name}: ${JSON.stringify(opts)} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,

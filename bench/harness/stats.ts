@@ -114,3 +114,25 @@ export class CallStats {
     });
   }
 }
+
+/**
+ * A 95% interval of `statistic` by the bootstrap: `samples` (whole units, such as a benchmark's
+ * rounds) drawn again with replacement `times` times, the statistic of each draw, and its 2.5th
+ * and 97.5th percentiles.
+ */
+export function bootstrapInterval<T>(
+  samples: readonly T[],
+  statistic: (drawn: T[]) => number,
+  times = 1000,
+): [number, number] {
+  const values = new Float64Array(times);
+  for (let i = 0; i < times; i += 1) {
+    const drawn = Array.from(
+      { length: samples.length },
+      () => samples[Math.floor(Math.random() * samples.length)] as T,
+    );
+    values[i] = statistic(drawn);
+  }
+  values.sort();
+  return [percentile(values, 0.025), percentile(values, 0.975)];
+}
