@@ -404,6 +404,16 @@ export async function resultsBenchCli(name: string, argv: string[]): Promise<num
     connections: Number(values.connections),
     rounds: Number(values.rounds),
   };
+  // Counts are whole numbers from 1; the duration any positive number of seconds.
+  const wrong = Object.entries(opts).filter(
+    ([k, n]) => !(n > 0 && Number.isFinite(n) && (k === 'duration' || Number.isInteger(n))),
+  );
+  if (wrong.length > 0) {
+    console.error(
+      `Not a count from 1 or a positive duration: ${wrong.map(([k]) => `--${k}`).join(', ')}`,
+    );
+    return 2;
+  }
   console.log(
     `${name}: ${JSON.stringify(opts)} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
   );
