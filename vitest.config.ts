@@ -36,6 +36,8 @@ export default defineConfig({
           // network cut), so a second file fills it; on 2 cores this took the browser tests
           // from 636 s to 488 s, all passing. More would starve the timed player journeys.
           maxWorkers: 2,
+          // A project with its own worker count runs as its own group: after unit and api.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
