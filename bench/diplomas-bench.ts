@@ -7,7 +7,7 @@ import type { buildTestApp } from '../server/test/app.js';
 import { answerFor, onStarted, PLAYER, virtualStudent } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
 import { closedLoop, type Options, q, start, summary } from './harness/results.js';
-import { bootstrapInterval } from './harness/stats.js';
+import { bootstrapInterval, percentileOf } from './harness/stats.js';
 import { seedResults } from './seed-results.js';
 
 /** The API and answer writes are timed beside a running diploma job for at most this long. */
@@ -178,7 +178,7 @@ export async function diplomas(opts: Options) {
     for (const job of underWrites) {
       await report(`${job.label} under answer writes`, job.id, job.seconds);
     }
-    const p99 = (latencies: number[]) => Number(summary(latencies).p99);
+    const p99 = (latencies: number[]) => percentileOf(latencies, 0.99);
     const change = (a: number, b: number) => b / a - 1;
     const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
     console.log('answer writes by round (2 connections), p99 before / while the job ran / after:');

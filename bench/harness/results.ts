@@ -3,6 +3,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { buildTestApp } from '../../server/test/app.js';
+import { percentile } from './stats.js';
 
 /** The results benchmarks' options (`npm run bench -- rankings|export|diplomas …`). */
 export type Options = { students: number; duration: number; connections: number; rounds: number };
@@ -10,10 +11,7 @@ export type Options = { students: number; duration: number; connections: number;
 /** Percentiles of latencies in ms. */
 export function summary(latencies: number[]) {
   const sorted = Float64Array.from(latencies).sort();
-  const at = (p: number) =>
-    sorted.length === 0
-      ? 0
-      : (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0);
+  const at = (p: number) => percentile(sorted, p);
   const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
   return {
     count: sorted.length,

@@ -30,7 +30,8 @@ export type TimelineSlice = {
   max: number;
 };
 
-const percentile = (sorted: Float64Array, p: number) =>
+/** The value at share `p` (0–1) of `sorted`, ascending; 0 when empty. */
+export const percentile = (sorted: Float64Array, p: number) =>
   sorted.length === 0
     ? 0
     : (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0);
@@ -136,3 +137,7 @@ export function bootstrapInterval<T>(
   values.sort();
   return [percentile(values, 0.025), percentile(values, 0.975)];
 }
+
+/** The value at share `p` (0–1) of unsorted `values`. */
+export const percentileOf = (values: readonly number[], p: number) =>
+  percentile(Float64Array.from(values).sort(), p);
