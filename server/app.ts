@@ -26,6 +26,7 @@ import {
   MAX_PARAM_LENGTH,
   registerErrorHandler,
 } from './lib/errors.js';
+import { registerScratchSweep } from './lib/files/scratch-sweep.js';
 import type { FileStorage } from './lib/files/storage.js';
 import { noteRequest } from './lib/jobs/activity.js';
 import { startPeriodicJob } from './lib/jobs/periodic.js';
@@ -440,6 +441,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', () => rebuilds.stop());
   }
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
+  if (deps.runJobs) registerScratchSweep(app, deps.storage, clock);
 
   const diplomas = diplomasService({ db: database.db, clock, storage: deps.storage });
   const jobs = diplomaJobs({ db: database.db, clock, storage: deps.storage });

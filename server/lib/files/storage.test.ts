@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -68,6 +68,27 @@ function storageContract(make: () => FileStorage) {
     );
     expect(existsSync(other)).toBe(false);
     await storage.delete('diploma-jobs/j1-1.zip');
+  });
+
+  it('removes scratch files left longer than asked, and only those', async () => {
+    const storage = make();
+    const stale = await storage.scratchPath();
+    const fresh = await storage.scratchPath();
+    await writeFile(stale, 'left by a process stopped mid-job');
+    await writeFile(fresh, 'being written now');
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    await utimes(stale, twoDaysAgo, twoDaysAgo);
+    const stored = path.join(path.dirname(stale), 'not-scratch.txt');
+    await writeFile(stored, 'x');
+    await utimes(stored, twoDaysAgo, twoDaysAgo);
+
+    expect(await storage.removeScratchBefore(new Date(Date.now() - 86_400_000))).toBe(1);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    expect(existsSync(stored)).toBe(true);
+    expect(await storage.removeScratchBefore(new Date(Date.now() - 86_400_000))).toBe(0);
+    await rm(fresh);
+    await rm(stored);
   });
 
   it('answers NOT_FOUND for a missing key and ignores deleting one', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -23,6 +23,11 @@ export type FileStorage = {
    * its disk, so storing it is a rename.
    */
   scratchPath(): Promise<string>;
+  /**
+   * Removes scratch files last written before `before` and answers how many: what a process
+   * stopped in the middle of writing one left behind (a finished one is moved by `putFile`).
+   */
+  removeScratchBefore(before: Date): Promise<number>;
   /** Stores a finished file of this machine's disk (flushed by its writer) and removes it. */
   putFile(key: string, file: string, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer>;
@@ -79,6 +84,31 @@ async function scratchFileIn(dir: string): Promise<string> {
   return path.join(dir, `${randomBytes(12).toString('hex')}.tmp`);
 }
 
+/** scratchFileIn's files in `dir` last written before `before`, removed; how many. */
+async function removeScratchIn(dir: string, before: Date): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const name of names.filter((n) => n.endsWith('.tmp'))) {
+    const file = path.join(dir, name);
+    try {
+      const info = await stat(file);
+      if (!info.isFile() || info.mtimeMs >= before.getTime()) continue;
+      await unlink(file);
+      removed += 1;
+    } catch (error) {
+      // Stored or removed by its writer meanwhile.
+      if (errorCode(error) !== 'ENOENT') throw error;
+    }
+  }
+  return removed;
+}
+
 function createLocalStorage(root: string): FileStorage {
   // Keys start with a letter or digit, so no key can reach this directory.
   const tmpDir = path.join(root, '.tmp');
@@ -118,6 +148,7 @@ function createLocalStorage(root: string): FileStorage {
     },
 
     scratchPath: () => scratchFileIn(tmpDir),
+    removeScratchBefore: (before) => removeScratchIn(tmpDir, before),
 
     async putFile(key, file) {
       try {
@@ -307,6 +338,7 @@ function createS3Storage(
     },
 
     scratchPath: () => scratchFileIn(scratchDir),
+    removeScratchBefore: (before) => removeScratchIn(scratchDir, before),
 
     async putFile(key, file, contentType) {
       try {
