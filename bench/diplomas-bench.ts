@@ -7,7 +7,12 @@ import type { buildTestApp } from '../server/test/app.js';
 import { answerFor, onStarted, PLAYER, virtualStudent } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
 import { closedLoop, type Options, q, start, summary } from './harness/results.js';
-import { bootstrapInterval, percentileOf } from './harness/stats.js';
+import {
+  bootstrapInterval,
+  LatencyCounts,
+  percentileOf,
+  pooledPercentile,
+} from './harness/stats.js';
 import { seedResults } from './seed-results.js';
 
 /** The API and answer writes are timed beside a running diploma job for at most this long. */
@@ -189,13 +194,28 @@ export async function diplomas(opts: Options) {
     }
     const pooled = (picked: typeof rounds, side: (r: (typeof rounds)[number]) => number[][]) =>
       picked.flatMap((r) => side(r).flat());
-    const jobEffect = (picked: typeof rounds) =>
-      change(p99(pooled(picked, (r) => [r.before, r.after])), p99(pooled(picked, (r) => [r.job])));
-    const chance = (picked: typeof rounds) =>
-      change(p99(pooled(picked, (r) => [r.before])), p99(pooled(picked, (r) => [r.after])));
-    const interval = (of: (picked: typeof rounds) => number) => {
-      const [low, high] = bootstrapInterval(rounds, of);
-      return `${pct(of(rounds))} (95% interval ${pct(low)} to ${pct(high)})`;
+    // The changes and their intervals are read from each round's latencies counted once.
+    const counted = rounds.map((r) => ({
+      before: new LatencyCounts(r.before),
+      job: new LatencyCounts(r.job),
+      after: new LatencyCounts(r.after),
+    }));
+    type Counted = (typeof counted)[number];
+    const p99Of = (picked: Counted[], side: (r: Counted) => LatencyCounts[]) =>
+      pooledPercentile(picked.flatMap(side), 0.99);
+    const jobEffect = (picked: Counted[]) =>
+      change(
+        p99Of(picked, (r) => [r.before, r.after]),
+        p99Of(picked, (r) => [r.job]),
+      );
+    const chance = (picked: Counted[]) =>
+      change(
+        p99Of(picked, (r) => [r.before]),
+        p99Of(picked, (r) => [r.after]),
+      );
+    const interval = (of: (picked: Counted[]) => number) => {
+      const [low, high] = bootstrapInterval(counted, of);
+      return `${pct(of(counted))} (95% interval ${pct(low)} to ${pct(high)})`;
     };
     const errors = rounds.reduce((n, r) => n + r.errors, 0);
     console.log(
@@ -206,11 +226,11 @@ export async function diplomas(opts: Options) {
     console.log(`answer writes failed: ${errors}`);
     console.log(
       `p99 while the job ran against as long without it: ${interval(jobEffect)}; ` +
-        `rounds where it was higher: ${rounds.filter((r) => jobEffect([r]) > 0).length} of ${rounds.length}`,
+        `rounds where it was higher: ${counted.filter((r) => jobEffect([r]) > 0).length} of ${rounds.length}`,
     );
     console.log(
       `p99 after against before, no job on either side: ${interval(chance)}; ` +
-        `rounds where it was higher: ${rounds.filter((r) => chance([r]) > 0).length} of ${rounds.length}`,
+        `rounds where it was higher: ${counted.filter((r) => chance([r]) > 0).length} of ${rounds.length}`,
     );
   } finally {
     await t.close();

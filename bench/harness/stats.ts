@@ -138,6 +138,51 @@ export function bootstrapInterval<T>(
   return [percentile(values, 0.025), percentile(values, 0.975)];
 }
 
+/**
+ * Latencies counted in bins of `BIN_MS`, so that a high percentile of several sets pooled is
+ * found by walking down the top bins instead of sorting all of them again: the bootstrap of a
+ * p99 over rounds of ~10,000 writes each drew and sorted 500,000 values 2,000 times (minutes).
+ */
+export class LatencyCounts {
+  static readonly BIN_MS = 0.01;
+  /** Latencies above this fall in the last bin. */
+  static readonly MAX_MS = 5_000;
+  readonly counts: Uint32Array;
+  readonly total: number;
+  /** The highest bin holding a latency (-1 when none). */
+  readonly top: number;
+
+  constructor(latencies: readonly number[]) {
+    const bins = Math.ceil(LatencyCounts.MAX_MS / LatencyCounts.BIN_MS) + 1;
+    this.counts = new Uint32Array(bins);
+    let top = -1;
+    for (const ms of latencies) {
+      const bin = Math.min(bins - 1, Math.max(0, Math.floor(ms / LatencyCounts.BIN_MS)));
+      this.counts[bin] = (this.counts[bin] ?? 0) + 1;
+      top = Math.max(top, bin);
+    }
+    this.total = latencies.length;
+    this.top = top;
+  }
+}
+
+/**
+ * `percentile` (nearest rank) of the sets pooled, to one bin (its middle); quick for high `p`,
+ * which reads only the bins above the answer.
+ */
+export function pooledPercentile(sets: readonly LatencyCounts[], p: number): number {
+  const total = sets.reduce((n, set) => n + set.total, 0);
+  if (total === 0) return 0;
+  // The value at rank ceil(p·n) from the bottom has n − ceil(p·n) + 1 values at or above it.
+  const wanted = total - Math.max(1, Math.ceil(p * total)) + 1;
+  let atOrAbove = 0;
+  for (let bin = Math.max(...sets.map((set) => set.top)); bin >= 0; bin -= 1) {
+    for (const set of sets) atOrAbove += set.counts[bin] ?? 0;
+    if (atOrAbove >= wanted) return (bin + 0.5) * LatencyCounts.BIN_MS;
+  }
+  return 0;
+}
+
 /** The value at share `p` (0–1) of unsorted `values`. */
 export const percentileOf = (values: readonly number[], p: number) =>
   percentile(Float64Array.from(values).sort(), p);
