@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import fontkit from '@pdf-lib/fontkit';
+import { withoutHinting } from './unhint.js';
 
 /**
  * The fonts printed documents embed: DejaVu Serif, shipped in ./fonts (its licence beside it),
@@ -91,7 +92,8 @@ async function cutFont(bytes: Buffer, tag: string): Promise<PdfFont> {
     stream.on('end', () => resolve());
     stream.on('error', reject);
   });
-  const file = Buffer.concat(chunks);
+  // Without hinting: half the glyph bytes, and nothing a printed diploma would show.
+  const file = withoutHinting(Buffer.concat(chunks));
   // Glyph ids of the cut font follow the order glyphs were included (0 is .notdef).
   const subsetGlyphs = (subset as unknown as { glyphs: number[] }).glyphs;
   const widths = subsetGlyphs.map((gid) => Math.round(font.getGlyph(gid).advanceWidth * scale));
