@@ -122,10 +122,16 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 /** A MIME type, as routes that send a file describe their `z.unknown()` answer. */
 const MIME = /^[a-z]+\/[\w.+-]+$/;
 
+/** The MIME types a `z.unknown()` answer is described with ("a/b" or "a/b, c/d"), or none. */
+const mediaTypesOf = (description: string) => {
+  const types = description.split(/,\s*/);
+  return types.every((type) => MIME.test(type)) ? types : [];
+};
+
 /**
  * Answers that are a file's bytes (a zod `instanceof(Buffer)`, which JSON Schema cannot say,
- * or a `z.unknown()` described by its MIME type) taken out of the schema, and described as
- * binary content of their type.
+ * or a `z.unknown()` described by its MIME type, or several a query chooses between) taken out
+ * of the schema, and described as binary content of their type.
  */
 function withoutFileResponses(schema: FastifySchema): {
   zodSchema: FastifySchema;
@@ -137,19 +143,22 @@ function withoutFileResponses(schema: FastifySchema): {
   for (const [status, part] of Object.entries(response)) {
     const kind = part instanceof z.ZodType ? part._zod.def.type : undefined;
     const what = part instanceof z.ZodType ? (part.description ?? '') : '';
-    const isFile = kind === 'custom' || (kind === 'unknown' && MIME.test(what));
+    const described = mediaTypesOf(what);
+    const isFile = kind === 'custom' || (kind === 'unknown' && described.length > 0);
     if (!isFile) {
       kept[status] = part;
       continue;
     }
     // A file whose type is known only when it is sent (a page, an image) is any media type.
-    const type = MIME.test(what) ? what : /xlsx/.test(what) ? XLSX : '*/*';
+    const types = described.length > 0 ? described : /xlsx/.test(what) ? [XLSX] : ['*/*'];
     files[status] = {
       description:
-        type === '*/*'
+        types[0] === '*/*'
           ? "The file's bytes; its Content-Type says what it is (pdf, png, jpeg, zip…)."
-          : `The file (${type}).`,
-      content: { [type]: { schema: { type: 'string', format: 'binary' } } },
+          : `The file (${types.join(' or ')}).`,
+      content: Object.fromEntries(
+        types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      ),
     };
   }
   return {

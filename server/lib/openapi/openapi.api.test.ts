@@ -147,6 +147,23 @@ describe('the OpenAPI description', () => {
     expect(imageForm.required).toEqual(['file']);
   });
 
+  it('describes downloads as files of the types they are sent as', () => {
+    for (const url of [
+      `${API}/user-mgmt/users/{id}/personal-data`,
+      `${API}/user-mgmt/my-personal-data`,
+    ]) {
+      const ok = doc.paths[url]?.get?.responses['200'] as {
+        content: Record<string, { schema: { format?: string } }>;
+      };
+      expect(Object.keys(ok.content), url).toEqual(['application/json', 'application/zip']);
+      expect(ok.content['application/zip']?.schema.format).toBe('binary');
+    }
+    const zip = doc.paths[`${API}/diploma-generator/jobs/{jobId}/file`]?.get?.responses['200'] as {
+      content: Record<string, unknown>;
+    };
+    expect(Object.keys(zip.content)).toEqual(['application/zip']);
+  });
+
   it('describes the sign-in redirects as redirects, not as a 200', () => {
     for (const path of ['auth/oidc/start', 'auth/oauth/callback']) {
       const responses = Object.keys(doc.paths[`${API}/auth-service/${path}`]?.get?.responses ?? {});

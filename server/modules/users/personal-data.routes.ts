@@ -15,6 +15,9 @@ const formatQuery = z.object({
   }),
 });
 
+/** The download: one JSON document, or a ZIP with the files (`format`). */
+const exportFile = z.unknown().describe('application/json, application/zip');
+
 function sendExport(reply: FastifyReply, out: { json: PersonalDataExport } | { zip: Buffer }) {
   reply.header('cache-control', 'no-store');
   if ('zip' in out) {
@@ -44,6 +47,7 @@ export const personalDataRoutes =
             'Admins only (403 otherwise). The profile and every module’s part: enrolments, attempts, answers with their points, results, ranks, answer files, sign-in records and the audit events about the person. `format=zip` adds the answers’ files. Audited as user.export.',
           params: idParams,
           querystring: formatQuery,
+          response: { 200: exportFile },
         },
         preHandler: guard({ roles: ['admin'] }),
       },
@@ -62,6 +66,7 @@ export const personalDataRoutes =
           description:
             'What GET /users/{id}/personal-data gives an admin, for oneself; inactive and unregistered accounts too. Audited as user.export.',
           querystring: formatQuery,
+          response: { 200: exportFile },
         },
         preHandler: guard({ active: false, registered: false }),
       },
