@@ -28707,12 +28707,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The file (application/json or application/zip). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": string;
+                    "application/zip": string;
+                };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
             400: {
@@ -31073,12 +31076,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The file (application/json or application/zip). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": string;
+                    "application/zip": string;
+                };
             };
             /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
             400: {
