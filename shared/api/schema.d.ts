@@ -28713,7 +28713,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    /** @example {} */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                     "application/zip": string;
                 };
             };
@@ -31082,7 +31085,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    /** @example {} */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                     "application/zip": string;
                 };
             };

@@ -122,6 +122,13 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 /** A MIME type, as routes that send a file describe their `z.unknown()` answer. */
 const MIME = /^[a-z]+\/[\w.+-]+$/;
 
+const BYTES = { type: 'string', format: 'binary' };
+const JSON_DOCUMENT = {
+  type: 'object',
+  description: 'One JSON document, sent as a file to save (Content-Disposition: attachment).',
+  additionalProperties: true,
+};
+
 /** The MIME types a `z.unknown()` answer is described with ("a/b" or "a/b, c/d"), or none. */
 const mediaTypesOf = (description: string) => {
   const types = description.split(/,\s*/);
@@ -157,7 +164,11 @@ function withoutFileResponses(schema: FastifySchema): {
           ? "The file's bytes; its Content-Type says what it is (pdf, png, jpeg, zip…)."
           : `The file (${types.join(' or ')}).`,
       content: Object.fromEntries(
-        types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+        types.map((type) => [
+          type,
+          // A JSON download is still a JSON document; anything else is bytes.
+          { schema: type === 'application/json' ? JSON_DOCUMENT : BYTES },
+        ]),
       ),
     };
   }
