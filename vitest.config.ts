@@ -37,6 +37,10 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
+          // A page that says what is expected answers at once; on a loaded machine (two files
+          // at a time, each with a server and a browser) it may take seconds, not the 1 s
+          // expect.poll waits by default (a table of a test's students once missed it in CI).
+          expect: { poll: { timeout: 15_000 } },
           // Two files at once: most of a browser journey is waiting (timers, polls, a minute's
           // network cut), so a second file fills it; on 2 cores this took the browser tests
           // from 636 s to 488 s, all passing. More would starve the timed player journeys.
