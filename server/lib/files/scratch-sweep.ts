@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
-import { type PeriodicJob, startPeriodicJob } from '../jobs/periodic.js';
+import { registerPeriodicJob } from '../jobs/periodic.js';
 import type { FileStorage } from './storage.js';
 
 /**
@@ -20,21 +20,14 @@ export function registerScratchSweep(
   storage: Pick<FileStorage, 'removeScratchBefore'>,
   clock: Clock,
 ): void {
-  let job: PeriodicJob | null = null;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({
-      name: 'scratch-sweep',
-      intervalMs: SWEEP_EVERY_MS,
-      run: async () => {
-        const before = new Date(clock.now().getTime() - SCRATCH_KEEP_HOURS * 3_600_000);
-        const removed = await storage.removeScratchBefore(before);
-        if (removed > 0) app.log.info({ removed }, 'forgotten scratch files removed');
-      },
-      log: app.log,
-    });
-    void job.runNow();
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
+  registerPeriodicJob(app, {
+    name: 'scratch-sweep',
+    intervalMs: SWEEP_EVERY_MS,
+    run: async () => {
+      const before = new Date(clock.now().getTime() - SCRATCH_KEEP_HOURS * 3_600_000);
+      const removed = await storage.removeScratchBefore(before);
+      if (removed > 0) app.log.info({ removed }, 'forgotten scratch files removed');
+    },
+    runAtStart: 'background',
   });
 }

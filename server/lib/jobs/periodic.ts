@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 /**
  * A job run every few seconds inside the server process. Jobs keep their state in the
  * database and must be safe to run on several instances at once (they lock rows with
@@ -48,4 +50,24 @@ export function startPeriodicJob({ name, intervalMs, run, log }: PeriodicJobOpti
       await current;
     },
   };
+}
+
+/**
+ * Runs a job in this server process from when it is ready until it closes (closing waits for
+ * the run in progress). `runAtStart` runs it once as the server becomes ready: `await` before
+ * it answers requests, `background` beside them.
+ */
+export function registerPeriodicJob(
+  app: FastifyInstance,
+  options: Omit<PeriodicJobOptions, 'log'> & { runAtStart?: 'await' | 'background' },
+): void {
+  let job: PeriodicJob | null = null;
+  app.addHook('onReady', async () => {
+    job = startPeriodicJob({ ...options, log: app.log });
+    if (options.runAtStart === 'await') await job.runNow();
+    else if (options.runAtStart === 'background') void job.runNow();
+  });
+  app.addHook('onClose', async () => {
+    await job?.stop();
+  });
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { okSchema, throttleSchema } from '../../../shared/schemas/auth.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
-import { type PeriodicJob, startPeriodicJob } from '../../lib/jobs/periodic.js';
+import { registerPeriodicJob } from '../../lib/jobs/periodic.js';
 import type { ThrottleService } from './throttle.service.js';
 
 /** Admins see who is made to wait at sign-in and clear a counter (audited). */
@@ -47,16 +47,9 @@ export function registerThrottleCleanup(
   app: FastifyInstance,
   throttle: Pick<ThrottleService, 'cleanup'>,
 ): void {
-  let job: PeriodicJob | null = null;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({
-      name: 'throttle-cleanup',
-      intervalMs: CLEANUP_MS,
-      run: () => throttle.cleanup(),
-      log: app.log,
-    });
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
+  registerPeriodicJob(app, {
+    name: 'throttle-cleanup',
+    intervalMs: CLEANUP_MS,
+    run: () => throttle.cleanup(),
   });
 }

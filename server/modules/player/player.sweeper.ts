@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type PeriodicJob, startPeriodicJob } from '../../lib/jobs/periodic.js';
+import { registerPeriodicJob } from '../../lib/jobs/periodic.js';
 import type { PlayerService } from './player.service.js';
 
 /**
@@ -14,20 +14,13 @@ export function registerSweeper(
   intervalSeconds: number,
 ): void {
   if (intervalSeconds <= 0) return;
-  let job: PeriodicJob | null = null;
-  app.addHook('onReady', async () => {
-    job = startPeriodicJob({
-      name: 'attempt-sweeper',
-      intervalMs: intervalSeconds * 1000,
-      run: async () => {
-        const finalised = await player.sweep();
-        if (finalised > 0) app.log.info({ finalised }, 'sweeper finalised overdue attempts');
-      },
-      log: app.log,
-    });
-    await job.runNow();
-  });
-  app.addHook('onClose', async () => {
-    await job?.stop();
+  registerPeriodicJob(app, {
+    name: 'attempt-sweeper',
+    intervalMs: intervalSeconds * 1000,
+    run: async () => {
+      const finalised = await player.sweep();
+      if (finalised > 0) app.log.info({ finalised }, 'sweeper finalised overdue attempts');
+    },
+    runAtStart: 'await',
   });
 }
