@@ -91,17 +91,15 @@ function multipartSchema(doc: MultipartDoc): JsonObject {
   const properties: JsonObject = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(doc.files ?? {})) {
-    const file = { type: 'string', format: 'binary' };
     properties[name] = field.many
-      ? { type: 'array', items: file, description: field.description }
-      : { ...file, description: field.description };
+      ? { type: 'array', items: BYTES, description: field.description }
+      : { ...BYTES, description: field.description };
     if (field.required) required.push(name);
   }
   if (doc.numbered) {
     for (let i = 0; i < doc.numbered.max; i += 1) {
       properties[`${doc.numbered.prefix}${i}`] = {
-        type: 'string',
-        format: 'binary',
+        ...BYTES,
         description: `${doc.numbered.description} (file ${i + 1} of at most ${doc.numbered.max})`,
       };
     }

@@ -193,8 +193,6 @@ type Operation = {
 
 function fill(media: Media | undefined, schemas: Record<string, unknown>, given?: unknown): void {
   if (!media?.schema || media.example !== undefined || media.examples !== undefined) return;
-  // A file's bytes (a JSON download among them) have no example worth showing.
-  if (media.schema.type === 'string' && media.schema.format === 'binary') return;
   const value = given ?? sample(media.schema, schemas);
   if (value !== undefined) media.example = value;
 }
