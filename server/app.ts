@@ -1,24 +1,14 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, {
   type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
   type FastifyServerOptions,
-  LogController,
   type RouteOptions,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import helmet from 'helmet';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { type Clock, systemClock } from './lib/clock.js';
-import { serializeError } from './lib/error-log.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -29,16 +19,19 @@ import {
 import { registerScratchSweep } from './lib/files/scratch-sweep.js';
 import type { FileStorage } from './lib/files/storage.js';
 import { noteRequest } from './lib/jobs/activity.js';
-import { startPeriodicJob } from './lib/jobs/periodic.js';
+import { registerPeriodicJob } from './lib/jobs/periodic.js';
 import type { Mailer } from './lib/mail/mailer.js';
 import { createMailOutbox } from './lib/mail/outbox.js';
 import { createMailWorker, type MailWorker, runMailWorker } from './lib/mail/worker.js';
 import { createNotices } from './lib/notices.js';
-import { createTransform, transformObject } from './lib/openapi/index.js';
+import { registerApiDescription } from './lib/openapi/index.js';
 import { defaultOrigin } from './lib/origin.js';
 import { auditPersonalData, type PersonalDataPart } from './lib/personal-data.js';
+import { loggerOptions, OneLinePerRequest } from './lib/request-log.js';
+import { registerSecurityHeaders } from './lib/security-headers.js';
 import { registerStatementLimits } from './lib/statement-limits.js';
 import { registerTextInputCheck } from './lib/text-input.js';
+import { registerWebApp } from './lib/web-app.js';
 import {
   authMailPreparers,
   authPersonalData,
@@ -155,65 +148,12 @@ const DIPLOMA_JOBS_POLL_MS = 5_000;
 /** How often rankings too large to rebuild within a request are looked for. */
 const RANKING_REBUILDS_POLL_MS = 2_000;
 
-/**
- * Fastify logs a request when it arrives and again when it is answered; on exam day that is
- * thousands of lines a second. One line, when answered, carries both.
- */
-class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    if (this.isLogDisabled(request)) return;
-    const line = {
-      method: request.method,
-      url: loggedUrl(request),
-      statusCode: reply.statusCode,
-      responseTime: reply.elapsedTime,
-    };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
-  }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * The request's path as the log keeps it: the route's pattern with its ids filled in, so a
- * support person can still follow one test or answer, but nothing a person typed — no query
- * string (searches by name, filters), no e-mail in `/users/{email}`, no sign-in link code.
- */
-function loggedUrl(request: FastifyRequest): string {
-  const pattern = request.routeOptions.url;
-  if (pattern === undefined) return (request.url.split('?')[0] ?? '').slice(0, 200);
-  const params = request.params as Record<string, unknown> | undefined;
-  const filled = pattern.replace(/:(\w+)/g, (name, key: string) => {
-    const value = params?.[key];
-    return typeof value === 'string' && UUID.test(value) ? value : name;
-  });
-  // The web app's catch-all: the page or file asked for (its query is left out above).
-  const rest = params?.['*'];
-  return filled.endsWith('*') && typeof rest === 'string'
-    ? `${filled.slice(0, -1)}${rest.slice(0, 200)}`
-    : filled;
-}
-
-/** The logger's options, with errors logged by the allow-list of error-log.ts. */
-function loggerOptions(deps: AppDeps): FastifyServerOptions['logger'] {
-  const logger = deps.logger ?? { level: deps.config.logLevel };
-  if (typeof logger !== 'object') return logger;
-  return { ...logger, serializers: { ...logger.serializers, err: serializeError } };
-}
-
 /** Builds the whole server: plugins, error handling, modules, and the web app. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, mailer } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
-    logger: loggerOptions(deps),
+    logger: loggerOptions(deps.logger, deps.config.logLevel),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Long filters travel in the URL (SPEC.md's lists are GETs): see MAX_HEADER_BYTES.
@@ -249,59 +189,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every text of every route's body, query and path, checked once before any schema.
   registerTextInputCheck(app);
 
-  // The security headers do not depend on the request, so the middleware is built once; the
-  // Fastify wrapper rebuilt it on every request, which showed on the exam-day answer path.
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // MUI and emotion inject <style> elements at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        // The answer's PDF pages are shown in the browser's viewer from a blob: URL.
-        frameSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        // Schools often run Podium on plain HTTP inside their network; upgrading every
-        // request to HTTPS there would break the app. Behind TLS, HSTS does the job.
-        upgradeInsecureRequests: null,
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-  });
   app.addHook('onRequest', (_request, _reply, done) => {
     noteRequest();
     done();
   });
-  app.addHook('onRequest', (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (err) => done(err instanceof Error ? err : undefined)),
-  );
+  registerSecurityHeaders(app);
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.files.maxBytes, files: 20 } });
-  // The description is made from the routes (server/lib/openapi): tags by service, ids,
-  // security from each route's guard, error responses, examples.
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Podium API', version: '1' },
-      components: {
-        securitySchemes: {
-          bearer: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'The token `POST /api/v1/auth-service/auth/login` answers.',
-          },
-        },
-      },
-      security: [{ bearer: [] }],
-    },
-    transform: createTransform(API_PREFIX),
-    transformObject,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await registerApiDescription(app, API_PREFIX);
 
   app.decorateRequest('actor', null);
 
@@ -432,13 +327,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: `${API_PREFIX}/ranking-service`,
   });
   if (deps.runJobs) {
-    const rebuilds = startPeriodicJob({
+    registerPeriodicJob(app, {
       name: 'ranking-rebuilds',
       intervalMs: RANKING_REBUILDS_POLL_MS,
       run: () => rankings.rebuildWanted(),
-      log: app.log,
     });
-    app.addHook('onClose', () => rebuilds.stop());
   }
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
   if (deps.runJobs) registerScratchSweep(app, deps.storage, clock);
@@ -447,73 +340,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const jobs = diplomaJobs({ db: database.db, clock, storage: deps.storage });
   // Hooks run in reverse: the periodic job (added below) stops before its thread ends.
   app.addHook('onClose', () => jobs.close());
-  let wakeDiplomaJobs = () => {};
+  const periodic = deps.runJobs
+    ? registerPeriodicJob(app, {
+        name: 'diploma-jobs',
+        intervalMs: DIPLOMA_JOBS_POLL_MS,
+        run: async () => {
+          await jobs.runPending();
+          await diplomas.removeExpiredFiles();
+        },
+      })
+    : undefined;
   app.decorate('diplomaJobs', {
-    wake: () => wakeDiplomaJobs(),
+    wake: () => periodic?.wake(),
     runPending: () => jobs.runPending(),
   });
-  if (deps.runJobs) {
-    const periodic = startPeriodicJob({
-      name: 'diploma-jobs',
-      intervalMs: DIPLOMA_JOBS_POLL_MS,
-      run: async () => {
-        await jobs.runPending();
-        await diplomas.removeExpiredFiles();
-      },
-      log: app.log,
-    });
-    wakeDiplomaJobs = () => void periodic.runNow();
-    app.addHook('onClose', () => periodic.stop());
-  }
   await app.register(diplomasRoutes(diplomas, config), {
     prefix: `${API_PREFIX}/diploma-generator`,
   });
 
   await registerWebApp(app, config.webDist);
   return app;
-}
-
-/** Serves the built web app; every non-API GET that is not a file gets index.html. */
-async function registerWebApp(app: FastifyInstance, webDist: string) {
-  const index = path.join(webDist, 'index.html');
-  if (!existsSync(index)) {
-    app.log.warn({ webDist }, 'web app not built; run `npm run build:web`');
-    return;
-  }
-  await app.register(fastifyStatic, {
-    root: webDist,
-    wildcard: false,
-    index: false,
-    setHeaders: (res, filePath) => {
-      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
-  // The web app's pages and files, not part of the API: left out of its description.
-  app.get('/*', { schema: { hide: true } }, (request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
-    if (url.startsWith('/api/')) {
-      return reply.status(404).send({
-        error: { statusCode: 404, code: 'NOT_FOUND', message: `No route GET ${url}` },
-      });
-    }
-    const file = url.slice(1);
-    if (
-      file &&
-      !file.includes('..') &&
-      existsSync(path.join(webDist, file)) &&
-      path.extname(file)
-    ) {
-      return reply.sendFile(file);
-    }
-    // A missing script or image is a 404, not the app's page (a stale cached index.html
-    // asking for old assets must fail loudly rather than execute HTML as a script).
-    if (path.extname(file)) {
-      return reply.status(404).send({
-        error: { statusCode: 404, code: 'NOT_FOUND', message: `No file ${url}` },
-      });
-    }
-    reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html');
-  });
 }

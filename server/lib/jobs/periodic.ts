@@ -55,12 +55,14 @@ export function startPeriodicJob({ name, intervalMs, run, log }: PeriodicJobOpti
 /**
  * Runs a job in this server process from when it is ready until it closes (closing waits for
  * the run in progress). `runAtStart` runs it once as the server becomes ready: `await` before
- * it answers requests, `background` beside them.
+ * it answers requests, `background` beside them. `wake` starts a run now, between ticks (one
+ * already running is not doubled); before the server is ready, or after it closed, it does
+ * nothing.
  */
 export function registerPeriodicJob(
   app: FastifyInstance,
   options: Omit<PeriodicJobOptions, 'log'> & { runAtStart?: 'await' | 'background' },
-): void {
+): { wake(): void } {
   let job: PeriodicJob | null = null;
   app.addHook('onReady', async () => {
     job = startPeriodicJob({ ...options, log: app.log });
@@ -68,6 +70,13 @@ export function registerPeriodicJob(
     else if (options.runAtStart === 'background') void job.runNow();
   });
   app.addHook('onClose', async () => {
-    await job?.stop();
+    const stopping = job;
+    job = null;
+    await stopping?.stop();
   });
+  return {
+    wake() {
+      void job?.runNow();
+    },
+  };
 }

@@ -5,5 +5,6 @@
 export { createTransform, transformObject } from './describe.js';
 export { ERROR_BODY, errorBodySchema, errorExample } from './error-responses.js';
 export { operationIdOf } from './operation-ids.js';
+export { registerApiDescription } from './register.js';
 export { listDoc, type MultipartDoc } from './route-doc.js';
 export { SERVICES } from './services.js';

@@ -1,0 +1,153 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { registerPeriodicJob, startPeriodicJob } from './periodic.js';
+
+/** A run that stays open until the test lets it end. */
+function gatedRun() {
+  const opened: (() => void)[] = [];
+  let runs = 0;
+  return {
+    get runs() {
+      return runs;
+    },
+    run: () => {
+      runs += 1;
+      return new Promise<void>((resolve) => opened.push(resolve));
+    },
+    endAll: () => {
+      for (const end of opened.splice(0)) end();
+    },
+  };
+}
+
+const quiet = { error: () => {} };
+const HOUR = 3_600_000;
+
+describe('startPeriodicJob', () => {
+  it('never runs twice at once: a run asked for during one is that run', async () => {
+    const gate = gatedRun();
+    const job = startPeriodicJob({ name: 't', intervalMs: HOUR, run: gate.run, log: quiet });
+    const first = job.runNow();
+    const second = job.runNow();
+    expect(second).toBe(first);
+    expect(gate.runs).toBe(1);
+    gate.endAll();
+    await first;
+    void job.runNow();
+    expect(gate.runs).toBe(2);
+    gate.endAll();
+    await job.stop();
+  });
+
+  it('logs a failed run with its name and runs again the next time', async () => {
+    const logged: object[] = [];
+    let calls = 0;
+    const job = startPeriodicJob({
+      name: 'flaky',
+      intervalMs: HOUR,
+      run: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('database away');
+      },
+      log: { error: (obj) => logged.push(obj) },
+    });
+    await job.runNow();
+    expect(logged).toEqual([expect.objectContaining({ job: 'flaky' })]);
+    await job.runNow();
+    expect(calls).toBe(2);
+    expect(logged).toHaveLength(1);
+    await job.stop();
+  });
+
+  it('stopping waits for the run in progress', async () => {
+    const gate = gatedRun();
+    const job = startPeriodicJob({ name: 't', intervalMs: HOUR, run: gate.run, log: quiet });
+    void job.runNow();
+    let stopped = false;
+    const stopping = job.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stopped).toBe(false);
+    gate.endAll();
+    await stopping;
+    expect(stopped).toBe(true);
+  });
+
+  it('runs on every tick', async () => {
+    let calls = 0;
+    const job = startPeriodicJob({
+      name: 't',
+      intervalMs: 10,
+      run: async () => {
+        calls += 1;
+      },
+      log: quiet,
+    });
+    await expect.poll(() => calls, { timeout: 2_000 }).toBeGreaterThanOrEqual(3);
+    await job.stop();
+    const after = calls;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toBe(after);
+  });
+});
+
+describe('registerPeriodicJob', () => {
+  it('starts when the server is ready, wakes on demand and ends when it closes', async () => {
+    const app = Fastify();
+    let calls = 0;
+    const job = registerPeriodicJob(app, {
+      name: 't',
+      intervalMs: HOUR,
+      run: async () => {
+        calls += 1;
+      },
+    });
+    job.wake();
+    expect(calls).toBe(0);
+    await app.ready();
+    expect(calls).toBe(0);
+    job.wake();
+    await expect.poll(() => calls).toBe(1);
+    await app.close();
+    job.wake();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toBe(1);
+  });
+
+  it('runs once before answering when asked to run at start, and closing waits for a run', async () => {
+    const app = Fastify();
+    const gate = gatedRun();
+    let ready = false;
+    registerPeriodicJob(app, { name: 't', intervalMs: HOUR, run: gate.run, runAtStart: 'await' });
+    const readying = app.ready().then(() => {
+      ready = true;
+    });
+    await expect.poll(() => gate.runs).toBe(1);
+    expect(ready).toBe(false);
+    gate.endAll();
+    await readying;
+
+    const other = Fastify();
+    const background = gatedRun();
+    const woken = registerPeriodicJob(other, {
+      name: 'b',
+      intervalMs: HOUR,
+      run: background.run,
+      runAtStart: 'background',
+    });
+    await other.ready();
+    expect(background.runs).toBe(1);
+    woken.wake();
+    expect(background.runs).toBe(1);
+    let closed = false;
+    const closing = other.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(false);
+    background.endAll();
+    await closing;
+    await app.close();
+  });
+});
