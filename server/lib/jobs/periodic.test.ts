@@ -20,6 +20,16 @@ function gatedRun() {
   };
 }
 
+/** Whether `promise` has settled, read after a moment's wait. */
+async function settledSoon(promise: PromiseLike<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(() => {
+    settled = true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  return settled;
+}
+
 const quiet = { error: () => {} };
 const HOUR = 3_600_000;
 
@@ -63,15 +73,10 @@ describe('startPeriodicJob', () => {
     const gate = gatedRun();
     const job = startPeriodicJob({ name: 't', intervalMs: HOUR, run: gate.run, log: quiet });
     void job.runNow();
-    let stopped = false;
-    const stopping = job.stop().then(() => {
-      stopped = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(stopped).toBe(false);
+    const stopping = job.stop();
+    expect(await settledSoon(stopping)).toBe(false);
     gate.endAll();
     await stopping;
-    expect(stopped).toBe(true);
   });
 
   it('runs on every tick', async () => {
@@ -118,13 +123,10 @@ describe('registerPeriodicJob', () => {
   it('runs once before answering when asked to run at start, and closing waits for a run', async () => {
     const app = Fastify();
     const gate = gatedRun();
-    let ready = false;
     registerPeriodicJob(app, { name: 't', intervalMs: HOUR, run: gate.run, runAtStart: 'await' });
-    const readying = app.ready().then(() => {
-      ready = true;
-    });
+    const readying = app.ready();
     await expect.poll(() => gate.runs).toBe(1);
-    expect(ready).toBe(false);
+    expect(await settledSoon(readying)).toBe(false);
     gate.endAll();
     await readying;
 
@@ -140,12 +142,8 @@ describe('registerPeriodicJob', () => {
     expect(background.runs).toBe(1);
     woken.wake();
     expect(background.runs).toBe(1);
-    let closed = false;
-    const closing = other.close().then(() => {
-      closed = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(closed).toBe(false);
+    const closing = other.close();
+    expect(await settledSoon(closing)).toBe(false);
     background.endAll();
     await closing;
     await app.close();
