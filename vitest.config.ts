@@ -35,6 +35,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
+          // A failed browser test leaves a picture of each open page (e2e/failure-shots.ts).
+          setupFiles: ['e2e/failure-shots.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
           // A page that says what is expected answers at once; on a loaded machine (two files

@@ -77,9 +77,12 @@ export async function startPodium(
   };
 }
 
+/** Every browser a test file opened, for the pictures of a failed test (e2e/failure-shots.ts). */
+export const openBrowsers = new Set<Browser>();
+
 /** Headless system Chromium with the flags this machine needs. */
-export function openBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function openBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -92,6 +95,9 @@ export function openBrowser(): Promise<Browser> {
       '--disable-quic',
     ],
   });
+  openBrowsers.add(browser);
+  browser.on('disconnected', () => openBrowsers.delete(browser));
+  return browser;
 }
 
 /**
