@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { openBrowsers } from './harness.js';
+import { openBrowsers, SCREENSHOTS } from './harness.js';
 
 // When a browser test fails, every page still open is saved as
 // e2e/screenshots/failed/<file>-<test>-<n>.png: a failure on a loaded machine that does not
 // come back when the file runs alone can then be read from what the page showed.
-const FAILED = path.resolve('e2e/screenshots/failed');
+const FAILED = path.join(SCREENSHOTS, 'failed');
 
 afterEach(async (context) => {
   if (context.task.result?.state !== 'fail') return;

@@ -12,7 +12,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM_PATH);
 // PODIUM_WEB_DIST lets parallel runs use their own build of the web app.
 const WEB_DIST = path.resolve(process.env.PODIUM_WEB_DIST ?? 'web/dist');
-const SCREENSHOTS = path.resolve('e2e/screenshots');
+/** Where the journeys' pictures go (e2e/failure-shots.ts puts a failed test's under failed/). */
+export const SCREENSHOTS = path.resolve('e2e/screenshots');
 
 export type Mail = { subject: string; text: string; link: string | undefined };
 
