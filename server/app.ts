@@ -22,7 +22,7 @@ import { noteRequest } from './lib/jobs/activity.js';
 import { registerPeriodicJob } from './lib/jobs/periodic.js';
 import type { Mailer } from './lib/mail/mailer.js';
 import { createMailOutbox } from './lib/mail/outbox.js';
-import { createMailWorker, type MailWorker, runMailWorker } from './lib/mail/worker.js';
+import { createMailWorker, type MailWorker } from './lib/mail/worker.js';
 import { createNotices } from './lib/notices.js';
 import { registerApiDescription } from './lib/openapi/index.js';
 import { defaultOrigin } from './lib/origin.js';
@@ -223,15 +223,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('mailWorker', mailWorker);
   if (deps.runJobs) {
-    let running: ReturnType<typeof runMailWorker> | undefined;
-    app.addHook('onReady', async () => {
-      running = runMailWorker(mailWorker, MAIL_POLL_MS, app.log);
-      wakeMail = running.wake;
-      running.wake();
-    });
-    app.addHook('onClose', async () => {
-      await running?.stop();
-    });
+    wakeMail = registerPeriodicJob(app, {
+      name: 'mail-worker',
+      intervalMs: MAIL_POLL_MS,
+      run: () => mailWorker.deliverDue(),
+      runAtStart: 'background',
+      // A request that queued a mail wakes the worker; its transaction commits after it
+      // returns, so the run comes a moment later, when the row is visible.
+      wakeDelayMs: 50,
+    }).wake;
   }
 
   await app.register(

@@ -120,6 +120,32 @@ describe('registerPeriodicJob', () => {
     expect(calls).toBe(1);
   });
 
+  it('runs once a moment after a wake when given a delay, and not after it closed', async () => {
+    const app = Fastify();
+    let calls = 0;
+    const job = registerPeriodicJob(app, {
+      name: 'd',
+      intervalMs: HOUR,
+      wakeDelayMs: 30,
+      run: async () => {
+        calls += 1;
+      },
+    });
+    await app.ready();
+    job.wake();
+    job.wake();
+    expect(calls).toBe(0);
+    await expect.poll(() => calls).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Two wakes within the delay made one run.
+    expect(calls).toBe(1);
+    job.wake();
+    await app.close();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // The wake pending when the server closed never ran.
+    expect(calls).toBe(1);
+  });
+
   it('runs once before answering when asked to run at start, and closing waits for a run', async () => {
     const app = Fastify();
     const gate = gatedRun();

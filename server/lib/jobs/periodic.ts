@@ -55,15 +55,20 @@ export function startPeriodicJob({ name, intervalMs, run, log }: PeriodicJobOpti
 /**
  * Runs a job in this server process from when it is ready until it closes (closing waits for
  * the run in progress). `runAtStart` runs it once as the server becomes ready: `await` before
- * it answers requests, `background` beside them. `wake` starts a run now, between ticks (one
- * already running is not doubled); before the server is ready, or after it closed, it does
+ * it answers requests, `background` beside them. `wake` starts a run between ticks (one
+ * already running is not doubled), `wakeDelayMs` after it is called when that is set (wakes in
+ * the meantime share that one run); before the server is ready, or after it closed, it does
  * nothing.
  */
 export function registerPeriodicJob(
   app: FastifyInstance,
-  options: Omit<PeriodicJobOptions, 'log'> & { runAtStart?: 'await' | 'background' },
+  options: Omit<PeriodicJobOptions, 'log'> & {
+    runAtStart?: 'await' | 'background';
+    wakeDelayMs?: number;
+  },
 ): { wake(): void } {
   let job: PeriodicJob | null = null;
+  let soon: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     job = startPeriodicJob({ ...options, log: app.log });
     if (options.runAtStart === 'await') await job.runNow();
@@ -72,11 +77,23 @@ export function registerPeriodicJob(
   app.addHook('onClose', async () => {
     const stopping = job;
     job = null;
+    clearTimeout(soon);
+    soon = undefined;
     await stopping?.stop();
   });
   return {
     wake() {
-      void job?.runNow();
+      if (!job) return;
+      if (!options.wakeDelayMs) {
+        void job.runNow();
+        return;
+      }
+      if (soon) return;
+      soon = setTimeout(() => {
+        soon = undefined;
+        void job?.runNow();
+      }, options.wakeDelayMs);
+      soon.unref();
     },
   };
 }

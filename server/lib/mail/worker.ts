@@ -1,6 +1,5 @@
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../clock.js';
-import { type PeriodicJob, startPeriodicJob } from '../jobs/periodic.js';
 import type { Mailer, MailMessage } from './mailer.js';
 import { claimDue, discard, type OutboxRow, prune, settle } from './outbox.js';
 import type { MailTemplate } from './templates.js';
@@ -131,38 +130,3 @@ export function createMailWorker(deps: MailWorkerDeps) {
 }
 
 export type MailWorker = ReturnType<typeof createMailWorker>;
-
-/**
- * Runs the worker every `intervalMs` in this process and soon after `wake()` (a request that
- * queued a mail calls it, so mail leaves within a moment rather than at the next tick).
- */
-export function runMailWorker(
-  worker: MailWorker,
-  intervalMs: number,
-  log: Log,
-): { wake(): void; stop(): Promise<void> } {
-  const job: PeriodicJob = startPeriodicJob({
-    name: 'mail-worker',
-    intervalMs,
-    run: () => worker.deliverDue(),
-    log,
-  });
-  let soon: NodeJS.Timeout | undefined;
-  let stopped = false;
-  return {
-    wake() {
-      if (stopped || soon) return;
-      // The caller's transaction commits after it returns; a moment later the row is visible.
-      soon = setTimeout(() => {
-        soon = undefined;
-        void job.runNow();
-      }, 50);
-      soon.unref();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(soon);
-      await job.stop();
-    },
-  };
-}
