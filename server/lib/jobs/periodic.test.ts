@@ -20,18 +20,41 @@ function gatedRun() {
   };
 }
 
+const quiet = { error: () => {} };
+const HOUR = 3_600_000;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A job registered on `app` whose runs only count themselves. */
+function countedJob(
+  app: ReturnType<typeof Fastify>,
+  options: Partial<Parameters<typeof registerPeriodicJob>[1]> = {},
+) {
+  let calls = 0;
+  const job = registerPeriodicJob(app, {
+    name: 't',
+    intervalMs: HOUR,
+    run: async () => {
+      calls += 1;
+    },
+    ...options,
+  });
+  return {
+    wake: job.wake,
+    get calls() {
+      return calls;
+    },
+  };
+}
+
 /** Whether `promise` has settled, read after a moment's wait. */
 async function settledSoon(promise: PromiseLike<unknown>): Promise<boolean> {
   let settled = false;
   void promise.then(() => {
     settled = true;
   });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await pause(20);
   return settled;
 }
-
-const quiet = { error: () => {} };
-const HOUR = 3_600_000;
 
 describe('startPeriodicJob', () => {
   it('never runs twice at once: a run asked for during one is that run', async () => {
@@ -92,7 +115,7 @@ describe('startPeriodicJob', () => {
     await expect.poll(() => calls, { timeout: 2_000 }).toBeGreaterThanOrEqual(3);
     await job.stop();
     const after = calls;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pause(50);
     expect(calls).toBe(after);
   });
 });
@@ -100,50 +123,35 @@ describe('startPeriodicJob', () => {
 describe('registerPeriodicJob', () => {
   it('starts when the server is ready, wakes on demand and ends when it closes', async () => {
     const app = Fastify();
-    let calls = 0;
-    const job = registerPeriodicJob(app, {
-      name: 't',
-      intervalMs: HOUR,
-      run: async () => {
-        calls += 1;
-      },
-    });
+    const job = countedJob(app);
     job.wake();
-    expect(calls).toBe(0);
+    expect(job.calls).toBe(0);
     await app.ready();
-    expect(calls).toBe(0);
+    expect(job.calls).toBe(0);
     job.wake();
-    await expect.poll(() => calls).toBe(1);
+    await expect.poll(() => job.calls).toBe(1);
     await app.close();
     job.wake();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(calls).toBe(1);
+    await pause(20);
+    expect(job.calls).toBe(1);
   });
 
   it('runs once a moment after a wake when given a delay, and not after it closed', async () => {
     const app = Fastify();
-    let calls = 0;
-    const job = registerPeriodicJob(app, {
-      name: 'd',
-      intervalMs: HOUR,
-      wakeDelayMs: 30,
-      run: async () => {
-        calls += 1;
-      },
-    });
+    const job = countedJob(app, { wakeDelayMs: 30 });
     await app.ready();
     job.wake();
     job.wake();
-    expect(calls).toBe(0);
-    await expect.poll(() => calls).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(job.calls).toBe(0);
+    await expect.poll(() => job.calls).toBe(1);
+    await pause(60);
     // Two wakes within the delay made one run.
-    expect(calls).toBe(1);
+    expect(job.calls).toBe(1);
     job.wake();
     await app.close();
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await pause(60);
     // The wake pending when the server closed never ran.
-    expect(calls).toBe(1);
+    expect(job.calls).toBe(1);
   });
 
   it('runs once before answering when asked to run at start, and closing waits for a run', async () => {
