@@ -1,5 +1,6 @@
 // `npm start`: build the web app if needed, then serve it with the API.
 import { spawn } from 'node:child_process';
+import './node-version.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
 ensureWebBuild();

@@ -2,6 +2,7 @@
 // else PGlite) and browser tests in the system Chromium. Without Chromium the browser part
 // is skipped, loudly.
 import { spawnSync } from 'node:child_process';
+import './node-version.mjs';
 import { existsSync } from 'node:fs';
 import { ensureWebBuild } from './web-build.mjs';
 
