@@ -23,6 +23,7 @@ import { registerPeriodicJob } from './lib/jobs/periodic.js';
 import type { Mailer } from './lib/mail/mailer.js';
 import { createMailOutbox } from './lib/mail/outbox.js';
 import { createMailWorker, type MailWorker } from './lib/mail/worker.js';
+import { createMetrics, type Metrics, registerRequestMetrics } from './lib/metrics.js';
 import { createNotices } from './lib/notices.js';
 import { registerApiDescription } from './lib/openapi/index.js';
 import { defaultOrigin } from './lib/origin.js';
@@ -46,7 +47,7 @@ import {
 } from './modules/auth/index.js';
 import { diplomaJobs, diplomasRoutes, diplomasService } from './modules/diplomas/index.js';
 import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
-import { healthRoutes, readinessCheck } from './modules/health/index.js';
+import { healthRoutes, readinessCheck, registerDatabaseGauges } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
 import {
   playerPersonalData,
@@ -114,6 +115,8 @@ declare module 'fastify' {
      * walk it, so a route added later is checked without anyone listing it.
      */
     routeTable: readonly RegisteredRoute[];
+    /** What `/metrics` serves (METRICS_PORT); undefined when metrics are off. */
+    metrics: Metrics | undefined;
   }
 }
 
@@ -193,6 +196,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     noteRequest();
     done();
   });
+  // Counted for the operator's own port only (server/lib/metrics.ts); nothing here is public.
+  const metrics = config.metrics.port === undefined ? undefined : createMetrics(database);
+  app.decorate('metrics', metrics);
+  if (metrics) {
+    registerRequestMetrics(app, metrics);
+    registerDatabaseGauges(metrics, database.db, clock, config.player.answerGraceSeconds);
+  }
   registerSecurityHeaders(app);
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.files.maxBytes, files: 20 } });

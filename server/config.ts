@@ -70,6 +70,11 @@ export type Config = {
     /** Take the provider's e-mails as verified when it does not say (`email_verified` absent). */
     trustEmails: boolean;
   };
+  /**
+   * `/metrics` (Prometheus text) on a port of its own, never the public one; undefined: off.
+   * `host` is loopback unless set; with a token a scrape must send it as a bearer token.
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
   webDist: string;
   /** Chromium that prints test papers (and drives the browser tests). */
   chromiumPath: string;
@@ -205,6 +210,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       label: env.OIDC_LABEL ?? 'School account',
       tokenAuthMethod: oidcAuthMethod(env.OIDC_TOKEN_AUTH_METHOD),
       trustEmails: bool(env.OIDC_TRUST_EMAILS, false),
+    },
+    metrics: {
+      port:
+        env.METRICS_PORT === undefined || env.METRICS_PORT === ''
+          ? undefined
+          : int(env.METRICS_PORT, 0),
+      host: env.METRICS_HOST ?? '127.0.0.1',
+      token: str(env.METRICS_TOKEN),
     },
     webDist: path.resolve(env.WEB_DIST ?? 'web/dist'),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -6,6 +6,7 @@ import { openDatabase, warmPool } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createStorage } from './lib/files/storage.js';
 import { createMailer } from './lib/mail/mailer.js';
+import { answerClusterScrapes, clusterRegistry, listenMetrics } from './lib/metrics.js';
 import { originWarning } from './lib/origin.js';
 import { poolSizePerWorker, superviseWorkers, workerCount } from './lib/workers.js';
 import { ensureAdmin } from './modules/auth/index.js';
@@ -22,9 +23,20 @@ const LISTEN_BACKLOG = 4096;
 async function main() {
   const workers = workerCount();
   if (cluster.isPrimary && workers > 1) {
-    superviseWorkers(workers, (msg) =>
-      console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg })),
-    );
+    const log = (msg: string) =>
+      console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg }));
+    superviseWorkers(workers, log);
+    // One scrape answers for every worker: the first process gathers theirs.
+    const { metrics } = loadConfig();
+    if (metrics.port !== undefined) {
+      const at = await listenMetrics({
+        ...metrics,
+        port: metrics.port,
+        registry: clusterRegistry(),
+        aggregate: true,
+      });
+      log(`metrics of ${workers} workers on http://${metrics.host}:${at.port}/metrics`);
+    }
     return;
   }
   const config = loadConfig();
@@ -93,6 +105,17 @@ async function main() {
   // stream): a deep accept queue (Linux caps it at net.core.somaxconn) keeps a worker busy for a
   // moment from making new connections wait for TCP's 1-, 3- and 7-second retries.
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  if (app.metrics && config.metrics.port !== undefined) {
+    if (cluster.isWorker) answerClusterScrapes(app.metrics);
+    else {
+      const at = await listenMetrics({
+        ...config.metrics,
+        port: config.metrics.port,
+        registry: app.metrics.registry,
+      });
+      app.log.info(`metrics on http://${config.metrics.host}:${at.port}/metrics`);
+    }
+  }
 }
 
 main().catch((err) => {
