@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { playerApp } from '../modules/player/player.fixtures.js';
-import { listenMetrics, type MetricsListener } from './metrics.js';
+import { listenMetrics, type MetricsListener } from '../../lib/metrics.js';
+import { playerApp } from '../player/player.fixtures.js';
 
 // The operator's scrape: what exam day looks like in Prometheus' text format, on a port of its
 // own behind a token, never on the public port.
