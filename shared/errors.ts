@@ -55,6 +55,7 @@ export const ERROR_CODES = [
   'STORAGE_UNAVAILABLE',
   'PAPER_IMAGE_MISSING',
   'QUERY_TIMEOUT',
+  'DATABASE_UNAVAILABLE',
   'URL_TOO_LONG',
   'RANKING_UPDATING',
 ] as const;
@@ -130,6 +131,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   // A statement ran past its time limit and was stopped, nothing changed: try again (a
   // narrower filter, or in a moment).
   QUERY_TIMEOUT: 503,
+  // The database is restarting, failing over or out of reach; nothing was done: try again
+  // after Retry-After (the player keeps the answer and sends it again).
+  DATABASE_UNAVAILABLE: 503,
   // The request line and headers together, or one path segment, past the server's limits.
   URL_TOO_LONG: 414,
   /**

@@ -39,6 +39,8 @@ export type DatabaseOptions = {
 /** The rows of a `db.execute` answer (node-postgres and PGlite both answer `{ rows }`). */
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+const CONNECT_TIMEOUT_MS = 15_000;
+
 /** PostgreSQL when a URL is given, else PGlite persisted under `pgliteDir`. */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
@@ -48,6 +50,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       max,
       min: opts.keepConnections ? max : 0,
       idleTimeoutMillis: 30_000,
+      // A database out of reach (no answer at all) must not hold requests until TCP gives up:
+      // after this a request is refused as 503 DATABASE_UNAVAILABLE and may be sent again. It
+      // also bounds a wait for a free connection, far above exam day's (milliseconds).
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       statementTimeoutMs: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUTS.examDayMs,
     });
     // A dropped idle connection must not crash the process; the pool replaces it.

@@ -104,6 +104,63 @@ function isStatementTimeout(error: unknown): boolean {
   return false;
 }
 
+/** Node's socket failures: the database cannot be reached or dropped the connection. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/**
+ * SQLSTATEs of a database that is restarting, shutting down, full or closed to connections:
+ * class 08 (connection exception), 57P01–57P03 (admin or crash shutdown, cannot connect now),
+ * 53300 (too many connections), 55000 only as "not currently accepting connections".
+ */
+function isUnavailableState(code: string, message: string): boolean {
+  return (
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    code === '53300' ||
+    (code === '55000' && message.includes('not currently accepting connections'))
+  );
+}
+/** node-postgres's own words when a connection ends or cannot be had in time. */
+const POOL_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Cannot use a pool after calling end',
+];
+
+/**
+ * The database is away (restarting, failing over, unreachable, out of connections), not the
+ * request wrong: the caller should come back in a moment, and nothing was done.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    const message = String((e as { message?: unknown }).message ?? '');
+    if (
+      typeof code === 'string' &&
+      (NETWORK_CODES.has(code) || isUnavailableState(code, message))
+    ) {
+      return true;
+    }
+    if (POOL_MESSAGES.some((m) => message.includes(m))) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** How long a caller waits before trying again while the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 const body = (
   statusCode: number,
   code: ErrorCode,
@@ -172,6 +229,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .status(503)
         .header('retry-after', '5')
         .send(body(503, 'QUERY_TIMEOUT', 'The request took too long; try again'));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send(body(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(body(500, 'GENERAL_ERROR', 'An error has occurred'));

@@ -63,6 +63,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   FILE_TOO_LARGE: 'Payload too large',
   GENERAL_ERROR: 'An error has occurred',
   QUERY_TIMEOUT: 'The request took too long; try again',
+  DATABASE_UNAVAILABLE: 'The database is unavailable; try again',
   URL_TOO_LONG: 'Request line and headers too long',
 };
 
@@ -100,7 +101,9 @@ export function errorResponse(status: number, codes: readonly ErrorCode[]) {
 export const DEFAULT_ERROR_RESPONSE = {
   description:
     'Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a ' +
-    'statement past its time limit, nothing changed: retry) or STORAGE_UNAVAILABLE (the file ' +
+    'statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the ' +
+    'database is restarting or out of reach, nothing changed: retry after Retry-After) or ' +
+    'STORAGE_UNAVAILABLE (the file ' +
     'storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one ' +
     'path segment, past the server’s limits).',
   content: {
