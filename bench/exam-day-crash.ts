@@ -91,10 +91,10 @@ export type CrashResult = {
   seconds: number;
 };
 
-type Retrying = { retries: number; refused: Map<string, number>; inFlight: number };
+export type Retrying = { retries: number; refused: Map<string, number>; inFlight: number };
 
 /** Sends a call until it is acknowledged; undefined when it is refused or patience runs out. */
-async function untilAcknowledged(
+export async function untilAcknowledged(
   send: () => Promise<Reply>,
   state: Retrying,
   patienceMs: number,
