@@ -19,26 +19,12 @@ import pg from 'pg';
 import { makeUser } from '../server/db/factories.js';
 import { tinyPng } from '../server/modules/questions/questions.fixtures.js';
 import { startS3 } from '../server/test/s3.js';
-import type { PlayerState, SubmittedAnswer } from '../shared/schemas/player.js';
-import { type Retrying, untilAcknowledged } from './exam-day-crash.js';
-import {
-  ackSeqOf,
-  answerCall,
-  answerFor,
-  finishCall,
-  itemsCall,
-  onStarted,
-  type Reconciliation,
-  reconcile,
-  recordAck,
-  startCall,
-  type VirtualStudent,
-  virtualStudent,
-} from './exam-day-player.js';
+import { type Reconciliation, reconcile, virtualStudent } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
 import { createBenchDatabase } from './harness/database.js';
 import { HttpClient } from './harness/http.js';
 import { freePort, type ServerProcess, startServer } from './harness/processes.js';
+import { retryingState, takeExam } from './harness/retrying-exam.js';
 import { ROOT, rng, sleep } from './harness/util.js';
 
 export type ClusterOptions = {
@@ -242,50 +228,21 @@ export async function runClusterCheck(
     client = c;
     const testId = seeded.testId;
     const students = seeded.students.map(virtualStudent);
-    const state: Retrying = { retries: 0, refused: new Map(), inFlight: 0 };
-    const patienceMs = 90_000;
-    let acked = 0;
-    let ackAnomalies = 0;
-    let completed = 0;
+    const state = retryingState();
     let answering = true;
-    const exam = async (s: VirtualStudent) => {
-      await sleep(r(1000));
-      const started = await untilAcknowledged(() => startCall(c, s, testId), state, patienceMs, r);
-      if (!started) return;
-      onStarted(s, started);
-      if (!(await untilAcknowledged(() => itemsCall(c, s, testId), state, patienceMs, r))) return;
-      // Answers go on until the restarts are over (and 500 at the most).
-      for (let k = 0; answering && k < 500; k++) {
-        const item = s.items[r(s.items.length)];
-        if (!item) return;
-        s.seq += 1;
-        const seq = s.seq;
-        const value: SubmittedAnswer = answerFor(item, r);
-        const reply = await untilAcknowledged(
-          () => answerCall(c, s, testId, item.itemId, value, seq),
-          state,
-          patienceMs,
-          r,
-        );
-        if (!reply) return;
-        if (!recordAck(s, item.itemId, seq, value, ackSeqOf(reply))) ackAnomalies += 1;
-        acked += 1;
-        await sleep(r(2 * opts.thinkMs));
-      }
-      const finished = await untilAcknowledged(
-        () => finishCall(c, s, testId),
+    // Answers go on until the restarts are over (and 500 at the most).
+    const exam = (s: (typeof students)[number]) =>
+      takeExam(c, s, testId, {
         state,
-        patienceMs,
         r,
-      );
-      if (finished && (JSON.parse(finished.body) as PlayerState).state === 'finished') {
-        s.finished = true;
-        completed += 1;
-      }
-    };
+        patienceMs: 90_000,
+        thinkMs: opts.thinkMs,
+        arrivalMs: 1000,
+        keepAnswering: (k) => answering && k < 500,
+      });
     const examDone = Promise.all(students.map(exam));
     const answersSoFar = async (n: number) => {
-      while (acked < n) await sleep(20);
+      while (state.acked < n) await sleep(20);
     };
 
     await answersSoFar(opts.students * 5);
@@ -298,22 +255,22 @@ export async function runClusterCheck(
       });
     }
     await answersSoFar(opts.students * 8);
-    say(`kill -9 of instance 1 after ${acked} answers`);
+    say(`kill -9 of instance 1 after ${state.acked} answers`);
     await instances[0].kill9();
     await sleep(500 + r(1000));
     instances[0] = await start(0);
-    say(`instance 1 back (pid ${instances[0].pid}) after ${acked} answers`);
-    const afterKill = acked;
+    say(`instance 1 back (pid ${instances[0].pid}) after ${state.acked} answers`);
+    const afterKill = state.acked;
     await answersSoFar(afterKill + opts.students * 3);
     for (const i of [0, 1]) {
-      say(`rolling restart: instance ${i + 1} (SIGTERM) after ${acked} answers`);
+      say(`rolling restart: instance ${i + 1} (SIGTERM) after ${state.acked} answers`);
       await instances[i]?.stop();
       instances[i] = await start(i);
-      await answersSoFar(acked + opts.students);
+      await answersSoFar(state.acked + opts.students);
     }
     answering = false;
     await examDone;
-    say(`exam over: ${acked} answers acknowledged, ${state.retries} calls sent again`);
+    say(`exam over: ${state.acked} answers acknowledged, ${state.retries} calls sent again`);
 
     const reconciliation = await reconcile(pool, testId, students);
     expect(
@@ -322,12 +279,15 @@ export async function runClusterCheck(
         reconciliation.acknowledged === reconciliation.stored,
       `every acknowledged answer stored (${reconciliation.acknowledged} acknowledged, ${reconciliation.stored} stored, ${reconciliation.lost} lost, ${reconciliation.wrongValue} wrong)`,
     );
-    expect(ackAnomalies === 0, `no acknowledgement out of order (${ackAnomalies})`);
+    expect(state.ackAnomalies === 0, `no acknowledgement out of order (${state.ackAnomalies})`);
     expect(
       state.refused.size === 0,
       `no call refused (${JSON.stringify(Object.fromEntries(state.refused))})`,
     );
-    expect(completed === opts.students, `${completed} of ${opts.students} students finished`);
+    expect(
+      state.completed === opts.students,
+      `${state.completed} of ${opts.students} students finished`,
+    );
     const ends = await pool.query<{ attempts: string; ended: string; twice: string }>(
       `select (select count(*) from attempts where test_id = $1 and state = 'finished') as attempts,
               count(*) as ended,
@@ -446,7 +406,7 @@ export async function runClusterCheck(
       passed,
       failures,
       reconciliation,
-      completed,
+      completed: state.completed,
       retries: state.retries,
       seconds,
     };

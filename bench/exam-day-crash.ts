@@ -13,25 +13,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { PlayerState, SubmittedAnswer } from '../shared/schemas/player.js';
 import {
-  ackSeqOf,
-  answerCall,
-  answerFor,
-  finishCall,
-  itemsCall,
-  onStarted,
   type Reconciliation,
   reconcile,
-  recordAck,
-  startCall,
   type VirtualStudent,
   virtualStudent,
 } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
 import { createBenchDatabase } from './harness/database.js';
-import { HttpClient, isOk, type Reply } from './harness/http.js';
+import { HttpClient } from './harness/http.js';
 import { freePort, type ServerProcess, startServer } from './harness/processes.js';
+import { retryingState, takeExam } from './harness/retrying-exam.js';
 import { ROOT, rng, sleep } from './harness/util.js';
 
 export type CrashOptions = {
@@ -91,34 +83,6 @@ export type CrashResult = {
   seconds: number;
 };
 
-export type Retrying = { retries: number; refused: Map<string, number>; inFlight: number };
-
-/** Sends a call until it is acknowledged; undefined when it is refused or patience runs out. */
-export async function untilAcknowledged(
-  send: () => Promise<Reply>,
-  state: Retrying,
-  patienceMs: number,
-  r: (n: number) => number,
-): Promise<Reply | undefined> {
-  const giveUpAt = performance.now() + patienceMs;
-  for (let attempt = 0; ; attempt++) {
-    state.inFlight += 1;
-    const reply = await send();
-    state.inFlight -= 1;
-    if (isOk(reply)) return reply;
-    if (reply.status >= 400 && reply.status < 500) {
-      const kind = `${reply.status} ${reply.body.slice(0, 120)}`;
-      state.refused.set(kind, (state.refused.get(kind) ?? 0) + 1);
-      return undefined;
-    }
-    if (performance.now() > giveUpAt) return undefined;
-    state.retries += 1;
-    // Exponential backoff with jitter, capped at 1 s, like the player's resend queue.
-    const wait = Math.min(1000, 50 * 2 ** attempt);
-    await sleep(wait / 2 + r(wait / 2));
-  }
-}
-
 export async function runCrashCheck(options: Partial<CrashOptions> = {}): Promise<CrashResult> {
   const opts = { ...CRASH_DEFAULTS, ...options };
   const say = (msg: string) => {
@@ -161,53 +125,18 @@ export async function runCrashCheck(options: Partial<CrashOptions> = {}): Promis
     client = c;
     const testId = seeded.testId;
     const students = seeded.students.map(virtualStudent);
-    const state: Retrying = { retries: 0, refused: new Map(), inFlight: 0 };
+    const state = retryingState();
     const total = opts.students * opts.answers;
-    let acked = 0;
-    let ackAnomalies = 0;
-    let completed = 0;
-
-    const exam = async (s: VirtualStudent) => {
-      // Arrivals spread over the first half second, as a lab's students click start.
-      await sleep(r(500));
-      const started = await untilAcknowledged(
-        () => startCall(c, s, testId),
+    // Arrivals spread over the first half second, as a lab's students click start.
+    const exam = (s: VirtualStudent) =>
+      takeExam(c, s, testId, {
         state,
-        opts.patienceMs,
         r,
-      );
-      if (!started) return;
-      onStarted(s, started);
-      if (!(await untilAcknowledged(() => itemsCall(c, s, testId), state, opts.patienceMs, r)))
-        return;
-      for (let k = 0; k < opts.answers; k++) {
-        const item = s.items[r(s.items.length)];
-        if (!item) return;
-        s.seq += 1;
-        const seq = s.seq;
-        const value: SubmittedAnswer = answerFor(item, r);
-        const reply = await untilAcknowledged(
-          () => answerCall(c, s, testId, item.itemId, value, seq),
-          state,
-          opts.patienceMs,
-          r,
-        );
-        if (!reply) return;
-        if (!recordAck(s, item.itemId, seq, value, ackSeqOf(reply))) ackAnomalies += 1;
-        acked += 1;
-        await sleep(r(2 * opts.thinkMs));
-      }
-      const finished = await untilAcknowledged(
-        () => finishCall(c, s, testId),
-        state,
-        opts.patienceMs,
-        r,
-      );
-      if (finished && (JSON.parse(finished.body) as PlayerState).state === 'finished') {
-        s.finished = true;
-        completed += 1;
-      }
-    };
+        patienceMs: opts.patienceMs,
+        thinkMs: opts.thinkMs,
+        arrivalMs: 500,
+        keepAnswering: (k) => k < opts.answers,
+      });
 
     // Kill points: one random share of the exam's answers in each of `kills` equal slices of
     // 15%–85%, so kills are spread over the exam rather than bunched together.
@@ -225,10 +154,11 @@ export async function runCrashCheck(options: Partial<CrashOptions> = {}): Promis
     });
     for (const point of points) {
       // Also wait for a few answers through the restarted server before killing it again.
-      const resumedFrom = acked;
+      const resumedFrom = state.acked;
       while (
         !over &&
-        (acked < point * total || (kills.length > 0 && acked < resumedFrom + opts.students))
+        (state.acked < point * total ||
+          (kills.length > 0 && state.acked < resumedFrom + opts.students))
       ) {
         await sleep(2);
       }
@@ -244,7 +174,7 @@ export async function runCrashCheck(options: Partial<CrashOptions> = {}): Promis
       );
       const inFlight = state.inFlight;
       const atMs = performance.now() - examStart;
-      const progress = acked / total;
+      const progress = state.acked / total;
       const killedAt = performance.now();
       await server.kill9();
       // The server is gone: only PostgreSQL can answer for the acknowledged answers now.
@@ -290,28 +220,28 @@ export async function runCrashCheck(options: Partial<CrashOptions> = {}): Promis
       reconciliation.lost === 0 &&
       reconciliation.wrongValue === 0 &&
       reconciliation.acknowledged === reconciliation.stored &&
-      completed === opts.students &&
+      state.completed === opts.students &&
       finishedAttempts === opts.students &&
-      ackAnomalies === 0 &&
+      state.ackAnomalies === 0 &&
       state.refused.size === 0;
     const result: CrashResult = {
       seed: opts.seed,
       options: opts,
       kills,
-      completed,
+      completed: state.completed,
       retries: state.retries,
       refused: Object.fromEntries(state.refused),
       reconciliation,
       finishedAttempts,
-      ackAnomalies,
+      ackAnomalies: state.ackAnomalies,
       ok,
       seconds: (performance.now() - t0) / 1000,
     };
     say(
       [
-        `students completed: ${completed}/${opts.students}; attempts finished in the database: ${finishedAttempts}`,
+        `students completed: ${state.completed}/${opts.students}; attempts finished in the database: ${finishedAttempts}`,
         `answers acknowledged (latest per item): ${reconciliation.acknowledged}, stored: ${reconciliation.stored}, lost: ${reconciliation.lost}, wrong value: ${reconciliation.wrongValue}`,
-        `retried calls: ${state.retries}; refused calls: ${JSON.stringify(result.refused)}; acknowledgement anomalies: ${ackAnomalies}`,
+        `retried calls: ${state.retries}; refused calls: ${JSON.stringify(result.refused)}; acknowledgement anomalies: ${state.ackAnomalies}`,
         ...reconciliation.examples,
         `${ok ? 'PASSED' : 'FAILED'} in ${result.seconds.toFixed(1)} s (seed ${opts.seed})`,
       ].join('\n'),
