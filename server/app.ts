@@ -27,6 +27,7 @@ import { createNotices } from './lib/notices.js';
 import { registerApiDescription } from './lib/openapi/index.js';
 import { defaultOrigin } from './lib/origin.js';
 import { auditPersonalData, type PersonalDataPart } from './lib/personal-data.js';
+import { rateLimitStore } from './lib/rate-limit/store.js';
 import { loggerOptions, OneLinePerRequest } from './lib/request-log.js';
 import { registerSecurityHeaders } from './lib/security-headers.js';
 import { registerStatementLimits } from './lib/statement-limits.js';
@@ -194,7 +195,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerSecurityHeaders(app);
-  await app.register(rateLimit, { global: false });
+  // Routes marked `acrossProcesses` count in the database, shared by every instance.
+  await app.register(rateLimit, {
+    global: false,
+    store: rateLimitStore({ db: database.db, clock }),
+  });
   await app.register(multipart, { limits: { fileSize: config.files.maxBytes, files: 20 } });
   await registerApiDescription(app, API_PREFIX);
 

@@ -6,9 +6,11 @@ import { crc32 } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIPLOMA_VERIFY_PER_MINUTE } from '../../../shared/schemas/diplomas.js';
+import { buildApp } from '../../app.js';
 import { diplomaJobs, phasePrizes, phases } from '../../db/schema.js';
 import { systemClock } from '../../lib/clock.js';
 import { createStorage } from '../../lib/files/storage.js';
+import { createMailer } from '../../lib/mail/mailer.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { codeOf, type Person, rankingsKit } from '../rankings/rankings.fixtures.js';
 import { diplomaJobs as jobMaker } from './diploma-jobs.js';
@@ -431,5 +433,37 @@ describe('verification limit', () => {
       if (res.statusCode === 429) limited += 1;
     }
     expect(limited).toBeGreaterThan(0);
+  });
+
+  it('counts an address across server processes on one database', async () => {
+    const other = await buildApp({
+      config: t.config,
+      database: t.database,
+      mailer: createMailer(t.config, { info: () => {} }),
+      storage: createStorage(t.config),
+      logger: false,
+    });
+    await other.ready();
+    try {
+      const verify = (app: typeof other, remoteAddress: string) =>
+        app.inject({ method: 'GET', url: `${API}/verify/0000-0000-0000`, remoteAddress });
+      const half = DIPLOMA_VERIFY_PER_MINUTE / 2;
+      const statuses: number[] = [];
+      for (let i = 0; i < half; i += 1) {
+        statuses.push((await verify(t.app, '198.51.100.7')).statusCode);
+        statuses.push((await verify(other, '198.51.100.7')).statusCode);
+      }
+      expect(statuses.every((status) => status === 404)).toBe(true);
+      // The 61st look-up of the address is refused by either process, with a time to wait.
+      for (const app of [t.app, other]) {
+        const refused = await verify(app, '198.51.100.7');
+        expect(refused.statusCode).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // Another address has its own count.
+      expect((await verify(other, '198.51.100.8')).statusCode).toBe(404);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -167,7 +167,14 @@ export function diplomasRoutes(diplomas: DiplomasService, config: OriginConfig) 
           params: codeParams,
           response: { 200: diplomaVerificationSchema },
         },
-        config: { rateLimit: { max: DIPLOMA_VERIFY_PER_MINUTE, timeWindow: '1 minute' } },
+        // Counted per address in the database, so every server process shares one count.
+        config: {
+          rateLimit: {
+            max: DIPLOMA_VERIFY_PER_MINUTE,
+            timeWindow: '1 minute',
+            acrossProcesses: true,
+          },
+        },
       },
       async (request) => diplomas.verify(request.params.code),
     );
