@@ -341,7 +341,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
   if (deps.runJobs) registerScratchSweep(app, deps.storage, clock);
 
-  const diplomas = diplomasService({ db: database.db, clock, storage: deps.storage });
+  const diplomas = diplomasService({
+    db: database.db,
+    clock,
+    storage: deps.storage,
+    maxArchiveBytes: config.diplomaJobs.maxBytes,
+  });
   const jobs = diplomaJobs({ db: database.db, clock, storage: deps.storage });
   // Hooks run in reverse: the periodic job (added below) stops before its thread ends.
   app.addHook('onClose', () => jobs.close());

@@ -289,7 +289,7 @@ export interface paths {
         put?: never;
         /**
          * Make a ZIP of diplomas in the background
-         * @description Every diploma of a phase (the competition's admins and staff), or one teacher's and their students' (`teacherId`: that teacher, or staff). 202 with the job to poll.
+         * @description Every diploma of a phase (the competition's admins and staff), or one teacher's and their students' (`teacherId`: that teacher, or staff). 202 with the job to poll. One job per person and phase waits or runs at a time: the same request meanwhile answers that job; a different one 409 JOB_ALREADY_RUNNING (`details.jobId`). While the kept archives fill DIPLOMA_JOBS_MAX_MB, 503 DIPLOMA_JOBS_STORAGE_FULL (Retry-After, `details.retryAfter` seconds).
          *
          *     Bearer token of any signed-in user (an account that is registered and active, or an admin).
          */
@@ -2902,7 +2902,7 @@ export interface components {
                  * @description What went wrong (SPEC.md §8); clients translate it, never the message.
                  * @enum {string}
                  */
-                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "URL_TOO_LONG" | "RANKING_UPDATING";
+                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL";
                 /** @description VALIDATION_FAILED: a list of `{ code, path }`, `code` a field code (required, too_short, too_long, invalid, invalid_email, invalid_date, not_number, not_positive, presence, teacher_not_found, code_exists, test_grade_duplicate, password_too_short, password_too_common, invalid_characters, url_not_https, formula_too_deep, formula_too_long, score_sum, out_of_range, not_in_step) and `path` where in the request; CLIENT_ERROR and TEACHER_CODE_NOT_FOUND: `{ field: [code] }`; other codes say in their description when they carry details (failed items, rejected files, a reason). */
                 details?: unknown;
                 /** @description A short English note for logs, not for people. */
@@ -5276,7 +5276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: RESULTS_NOT_FINAL. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: RESULTS_NOT_FINAL, JOB_ALREADY_RUNNING. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5329,6 +5329,24 @@ export interface operations {
                      *             "invalid_email"
                      *           ]
                      *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unavailable for now: try again. Codes: DIPLOMA_JOBS_STORAGE_FULL. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 503,
+                     *         "code": "DIPLOMA_JOBS_STORAGE_FULL",
+                     *         "message": "DIPLOMA_JOBS_STORAGE_FULL"
                      *       }
                      *     }
                      */

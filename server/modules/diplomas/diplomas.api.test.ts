@@ -425,6 +425,74 @@ describe('diploma ZIPs', () => {
   });
 });
 
+describe('limits of diploma ZIPs', () => {
+  const phaseBody = () => ({ examId: w.exam.id, editionId: w.edition.id, phaseId: w.phase.id });
+  const runningOf = async (userId: string) =>
+    (
+      await t.database.db.select().from(diplomaJobs).where(eq(diplomaJobs.requestedBy, userId))
+    ).filter((j) => j.state === 'queued' || j.state === 'running');
+
+  it('runs one job per person and phase: the same request shares it, another is refused', async () => {
+    await t.app.diplomaJobs.runPending();
+    const teacherBody = { ...phaseBody(), teacherId: w.coordinator.id };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/jobs', w.coordinator, teacherBody)),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 202));
+    const ids = new Set(answers.map((a) => (a.json() as { _id: string })._id));
+    expect(ids.size).toBe(1);
+    expect(await runningOf(w.coordinator.id)).toHaveLength(1);
+
+    // Staff: a teacher's ZIP runs, so the whole phase's must wait (and nothing is added).
+    const first = await call('POST', '/jobs', w.staff, teacherBody);
+    expect(first.statusCode).toBe(202);
+    const other = await call('POST', '/jobs', w.staff, phaseBody());
+    expect(other.statusCode).toBe(409);
+    expect(codeOf(other)).toBe('JOB_ALREADY_RUNNING');
+    expect(other.json().error.details).toEqual({ jobId: (first.json() as { _id: string })._id });
+    expect(await runningOf(w.staff.id)).toHaveLength(1);
+
+    // Once it is done, the next one may start.
+    await t.app.diplomaJobs.runPending();
+    expect((await call('POST', '/jobs', w.staff, phaseBody())).statusCode).toBe(202);
+    await t.app.diplomaJobs.runPending();
+  });
+
+  it('refuses a new job while the kept archives fill their cap, expired ones removed first', async () => {
+    await t.app.diplomaJobs.runPending();
+    const kept = await t.database.db
+      .select()
+      .from(diplomaJobs)
+      .where(eq(diplomaJobs.state, 'done'));
+    const archive = kept.find((j) => j.fileKey !== null && j.fileBytes !== null);
+    expect(archive?.fileBytes).toBeGreaterThan(0);
+    // As if the archives kept took the whole DIPLOMA_JOBS_MAX_MB (default 2048).
+    await t.database.db
+      .update(diplomaJobs)
+      .set({ fileBytes: 2048 * 1024 * 1024 })
+      .where(eq(diplomaJobs.id, archive?.id ?? ''));
+    const full = await call('POST', '/jobs', admin, phaseBody());
+    expect(full.statusCode).toBe(503);
+    expect(codeOf(full)).toBe('DIPLOMA_JOBS_STORAGE_FULL');
+    expect(Number(full.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await runningOf(admin.id)).toHaveLength(0);
+
+    // Once that archive is past its keeping time, it is removed to make room.
+    await t.database.db
+      .update(diplomaJobs)
+      .set({ finishedAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(diplomaJobs.id, archive?.id ?? ''));
+    const started = await call('POST', '/jobs', admin, phaseBody());
+    expect(started.statusCode, started.body).toBe(202);
+    const [expired] = await t.database.db
+      .select()
+      .from(diplomaJobs)
+      .where(eq(diplomaJobs.id, archive?.id ?? ''));
+    expect(expired).toMatchObject({ fileKey: null, fileBytes: null });
+    await t.app.diplomaJobs.runPending();
+  });
+});
+
 describe('verification limit', () => {
   it(`answers 429 past ${DIPLOMA_VERIFY_PER_MINUTE} look-ups a minute from one address`, async () => {
     let limited = 0;
