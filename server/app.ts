@@ -28,6 +28,7 @@ import { createNotices } from './lib/notices.js';
 import { registerApiDescription } from './lib/openapi/index.js';
 import { defaultOrigin } from './lib/origin.js';
 import { auditPersonalData, type PersonalDataPart } from './lib/personal-data.js';
+import { rateLimitStore } from './lib/rate-limit/store.js';
 import { loggerOptions, OneLinePerRequest } from './lib/request-log.js';
 import { registerSecurityHeaders } from './lib/security-headers.js';
 import { registerStatementLimits } from './lib/statement-limits.js';
@@ -204,7 +205,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerDatabaseGauges(metrics, database.db, clock, config.player.answerGraceSeconds);
   }
   registerSecurityHeaders(app);
-  await app.register(rateLimit, { global: false });
+  // Routes marked `acrossProcesses` count in the database, shared by every instance.
+  await app.register(rateLimit, {
+    global: false,
+    store: rateLimitStore({ db: database.db, clock }),
+  });
   await app.register(multipart, { limits: { fileSize: config.files.maxBytes, files: 20 } });
   await registerApiDescription(app, API_PREFIX);
 
@@ -346,7 +351,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
   if (deps.runJobs) registerScratchSweep(app, deps.storage, clock);
 
-  const diplomas = diplomasService({ db: database.db, clock, storage: deps.storage });
+  const diplomas = diplomasService({
+    db: database.db,
+    clock,
+    storage: deps.storage,
+    maxArchiveBytes: config.diplomaJobs.maxBytes,
+  });
   const jobs = diplomaJobs({ db: database.db, clock, storage: deps.storage });
   // Hooks run in reverse: the periodic job (added below) stops before its thread ends.
   app.addHook('onClose', () => jobs.close());

@@ -87,6 +87,11 @@ export type Config = {
     /** Printed PDFs kept for the next download of the same paper, in bytes. */
     cacheBytes: number;
   };
+  /** Background diploma ZIPs (server/modules/diplomas/diploma-jobs.ts). */
+  diplomaJobs: {
+    /** The finished archives kept, all together, at most; past it a new job is refused. */
+    maxBytes: number;
+  };
 };
 
 const int = (v: string | undefined, d: number) => {
@@ -149,6 +154,12 @@ function paperConfig(env: NodeJS.ProcessEnv): Config['papers'] {
     throw new Error('PAPER_PRINTS_WAITING and PAPER_CACHE_MB cannot be negative');
   }
   return papers;
+}
+
+function diplomaJobsConfig(env: NodeJS.ProcessEnv): Config['diplomaJobs'] {
+  const maxMb = int(env.DIPLOMA_JOBS_MAX_MB, 2048);
+  if (maxMb < 1) throw new Error('DIPLOMA_JOBS_MAX_MB must be at least 1');
+  return { maxBytes: maxMb * 1024 * 1024 };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -222,5 +233,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST ?? 'web/dist'),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     papers: paperConfig(env),
+    diplomaJobs: diplomaJobsConfig(env),
   };
 }

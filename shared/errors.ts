@@ -58,6 +58,8 @@ export const ERROR_CODES = [
   'DATABASE_UNAVAILABLE',
   'URL_TOO_LONG',
   'RANKING_UPDATING',
+  'JOB_ALREADY_RUNNING',
+  'DIPLOMA_JOBS_STORAGE_FULL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -141,6 +143,13 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
    * rank within a request): try again after `retryAfter`.
    */
   RANKING_UPDATING: 503,
+  /**
+   * Another diploma ZIP of the same person and phase still waits or runs (`details.jobId`); the
+   * same request again gets that job instead.
+   */
+  JOB_ALREADY_RUNNING: 409,
+  /** The kept diploma archives fill DIPLOMA_JOBS_MAX_MB: try again after `retryAfter`. */
+  DIPLOMA_JOBS_STORAGE_FULL: 503,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

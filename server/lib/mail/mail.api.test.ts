@@ -380,6 +380,28 @@ describe('requests that anyone can make', () => {
     expect((await rowsTo(t, u.email)).filter((r) => r.state === 'sent')).toHaveLength(6);
   });
 
+  it("neither counts nor holds system mails: a student's reset goes after 6 score changes", async () => {
+    const u = await t.createUser({ email: 'punctaj@example.ro' });
+    const outbox = createMailOutbox({ clock, maxPerRecipientPerHour: 5 });
+    for (let i = 0; i < 6; i++) {
+      await outbox.enqueue(t.database.db, {
+        template: 'score-changed',
+        to: u.email,
+        userId: u.id,
+        locale: 'ro',
+        params: { test: 'Clasa a IX-a', link: 'http://podium.test/teste/1/rezultat' },
+      });
+    }
+    expect((await forgot(t, u.email)).statusCode).toBe(200);
+    await t.deliverMail();
+    const rows = await rowsTo(t, u.email);
+    expect(rows.filter((r) => r.state === 'limited')).toEqual([]);
+    expect(rows.find((r) => r.template === 'reset-password')?.state).toBe('sent');
+    expect(rows.filter((r) => r.template === 'score-changed' && r.state === 'sent')).toHaveLength(
+      6,
+    );
+  });
+
   it('answers a reset request for a known and an unknown address alike, with the same work', async () => {
     await t.createUser({ email: 'cunoscut@example.ro' });
     const answers: { res: Awaited<ReturnType<typeof forgot>>; queued: OutboxRowList }[] = [];

@@ -9,7 +9,7 @@ import {
   type ParsedFilter,
 } from '../filter/index.js';
 import { uuidv7 } from '../ids.js';
-import type { MailTemplate } from './templates.js';
+import { isRequestedTemplate, type MailTemplate, REQUESTED_TEMPLATES } from './templates.js';
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 export type OutboxState = OutboxRow['state'];
@@ -23,11 +23,6 @@ export type MailRequest = {
   locale: string | null | undefined;
   /** Non-secret values the template needs (`origin`, `minutes`, a provider's label). */
   params?: Record<string, string>;
-  /**
-   * Mails anyone can ask for (confirmations, resets) count against the recipient's hourly
-   * limit; past it they are kept as `limited` and not sent.
-   */
-  isRequested?: boolean;
 };
 
 const HOUR_MS = 3_600_000;
@@ -52,8 +47,8 @@ export function createMailOutbox({
 }) {
   return {
     /**
-     * Adds a mail for the worker. A requested mail past its recipient's hourly limit is stored
-     * as `limited` (admins see it and may resend it) instead of being sent. The same
+     * Adds a mail for the worker. A requested mail (`REQUESTED_TEMPLATES`: what anyone can ask
+     * for) past its recipient's hourly limit of requested mails is stored as `limited` (admins see it and may resend it) instead of being sent. The same
      * statements run whoever the recipient is, so the caller's answer tells nothing.
      */
     async enqueue(db: Db, request: MailRequest): Promise<string> {
@@ -61,7 +56,7 @@ export function createMailOutbox({
       const to = request.to.trim().toLowerCase();
       return db.transaction(async (tx) => {
         let state: OutboxState = 'queued';
-        if (request.isRequested) {
+        if (isRequestedTemplate(request.template)) {
           // Two requests for one address at once would both see room under the limit.
           await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail:${to}`}))`);
           // At most `limit` rows are read, so a flooded address costs no more than another.
@@ -71,6 +66,8 @@ export function createMailOutbox({
             .where(
               and(
                 eq(mailOutbox.toAddress, to),
+                // System mails (score changes, reminders) neither count nor are held.
+                inArray(mailOutbox.template, [...REQUESTED_TEMPLATES]),
                 sql`${mailOutbox.createdAt} > ${new Date(now.getTime() - HOUR_MS)}`,
                 ne(mailOutbox.state, 'limited'),
               ),

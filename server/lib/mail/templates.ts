@@ -9,6 +9,21 @@ export type MailTemplate =
   | 'score-changed'
   | 'review-reminder';
 
+/**
+ * The mails anyone can ask for with an address alone (confirmation, reset, "account exists",
+ * sign-in link): only these count against, and are held by, the per-address hourly limit.
+ * System mails (score changes, reminders, account state) neither count nor are held.
+ */
+export const REQUESTED_TEMPLATES: readonly MailTemplate[] = [
+  'confirm-email',
+  'signup-existing',
+  'reset-password',
+  'login-link',
+];
+
+export const isRequestedTemplate = (template: string): boolean =>
+  (REQUESTED_TEMPLATES as readonly string[]).includes(template);
+
 export type MailParams = Record<string, string>;
 
 export type RenderedMail = { subject: string; text: string; html: string };

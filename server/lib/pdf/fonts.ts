@@ -11,7 +11,11 @@ import { withoutHinting } from './unhint.js';
  * comma-below ș ț and typographic punctuation), and every document embeds those same bytes.
  * Cutting a font per document to the letters it uses made each diploma cost 10–170 ms (a
  * thousand of them took minutes); the fixed cut costs nothing per document and about 27 kB of
- * each PDF.
+ * each PDF. A second cut of the same fonts (`extra`) holds the other scripts DejaVu Serif draws
+ * — Latin Extended-B and Additional, Greek, Cyrillic, Armenian, Georgian, IPA and combining
+ * marks — and is embedded only in a document whose text needs it. Scripts DejaVu Serif lacks
+ * (Arabic, Hebrew, the CJK and Indic scripts) print as the font's empty box, one a character,
+ * with the real text kept for copying and search (pdf-writer.ts).
  */
 export type PdfFont = {
   /** The PostScript name with a subset tag, as the PDF names it. */
@@ -32,12 +36,17 @@ export type PdfFont = {
   italicAngle: number;
 };
 
-export type PdfFonts = { regular: PdfFont; bold: PdfFont };
+export type PdfFonts = {
+  regular: PdfFont;
+  bold: PdfFont;
+  /** The other scripts of the same fonts, embedded only where a document uses them. */
+  extra: { regular: PdfFont; bold: PdfFont };
+};
 
 const FONT_DIR = new URL('./fonts/', import.meta.url);
 const FILES = { regular: 'DejaVuSerif.ttf', bold: 'DejaVuSerif-Bold.ttf' } as const;
 
-/** Code points every document may print; anything else is printed as its base letter or '?'. */
+/** Code points every document's fonts carry. */
 function repertoire(): number[] {
   const points: number[] = [];
   for (let c = 0x20; c <= 0x7e; c += 1) points.push(c);
@@ -45,6 +54,30 @@ function repertoire(): number[] {
   // Romanian comma-below letters, and the punctuation of Romanian typography.
   points.push(0x218, 0x219, 0x21a, 0x21b);
   points.push(0x2013, 0x2014, 0x2018, 0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2022, 0x2026);
+  return points;
+}
+
+/** Blocks of the extra cut (what of them the font draws, less what the first cut has). */
+const EXTRA_BLOCKS: readonly (readonly [number, number])[] = [
+  [0x180, 0x24f], // Latin Extended-B
+  [0x250, 0x2ff], // IPA, spacing modifiers
+  [0x300, 0x36f], // combining marks
+  [0x370, 0x3ff], // Greek
+  [0x400, 0x52f], // Cyrillic and its supplement
+  [0x530, 0x58f], // Armenian
+  [0x10a0, 0x10ff], // Georgian
+  [0x1e00, 0x1eff], // Latin Extended Additional (Vietnamese among others)
+  [0x1f00, 0x1fff], // Greek Extended
+  [0x2c60, 0x2c7f], // Latin Extended-C
+  [0xa720, 0xa7ff], // Latin Extended-D
+];
+
+function extraRepertoire(): number[] {
+  const first = new Set(repertoire());
+  const points: number[] = [];
+  for (const [from, to] of EXTRA_BLOCKS) {
+    for (let c = from; c <= to; c += 1) if (!first.has(c)) points.push(c);
+  }
   return points;
 }
 
@@ -75,12 +108,12 @@ function toUnicodeCMap(glyphOf: ReadonlyMap<number, number>): string {
   ].join('\n');
 }
 
-async function cutFont(bytes: Buffer, tag: string): Promise<PdfFont> {
+async function cutFont(bytes: Buffer, tag: string, points: number[]): Promise<PdfFont> {
   const font = fontkit.create(bytes);
   const scale = 1000 / font.unitsPerEm;
   const subset = font.createSubset();
   const glyphOf = new Map<number, number>();
-  for (const cp of repertoire()) {
+  for (const cp of points) {
     if (!font.hasGlyphForCodePoint(cp)) continue;
     glyphOf.set(cp, subset.includeGlyph(font.glyphForCodePoint(cp)));
   }
@@ -132,7 +165,16 @@ export function loadPdfFonts(): Promise<PdfFonts> {
         readFile(new URL(FILES.regular, FONT_DIR)),
         readFile(new URL(FILES.bold, FONT_DIR)),
       ]);
-      return { regular: await cutFont(regular, 'PDMREG'), bold: await cutFont(bold, 'PDMBLD') };
+      const base = repertoire();
+      const extra = extraRepertoire();
+      return {
+        regular: await cutFont(regular, 'PDMREG', base),
+        bold: await cutFont(bold, 'PDMBLD', base),
+        extra: {
+          regular: await cutFont(regular, 'PDMREX', extra),
+          bold: await cutFont(bold, 'PDMBEX', extra),
+        },
+      };
     })();
     loading = started;
     started.catch(() => {

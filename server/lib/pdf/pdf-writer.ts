@@ -2,13 +2,13 @@ import type { PdfFont, PdfFonts } from './fonts.js';
 
 /**
  * A small PDF writer for documents made of text, lines and filled boxes (diplomas): pages of
- * drawing operations over the two embedded fonts of fonts.ts, written as PDF 1.7 with Type 0
+ * drawing operations over the embedded fonts of fonts.ts (the extra cut only when used), written as PDF 1.7 with Type 0
  * (Identity-H) fonts and ToUnicode maps, so the text can be searched and copied. The fonts'
  * objects are serialised once per process; a document costs only its own drawing (a diploma
  * about 2–3 ms with its QR code), where a general-purpose PDF library took 165 ms a diploma
  * on this machine (it parses and cuts the font for every document).
  */
-export type FontStyle = keyof PdfFonts;
+export type FontStyle = 'regular' | 'bold';
 export type Rgb = readonly [number, number, number];
 
 export type TextOptions = { font?: FontStyle; size: number; color?: Rgb };
@@ -55,28 +55,49 @@ const CEDILLA = new Map([
   [0x163, 0x21b],
 ]);
 
-/** The glyph ids of `text` in `font`: a missing letter falls back to its base letter, else '?'. */
-function glyphsOf(font: PdfFont, text: string): number[] {
-  const question = font.glyphOf.get(0x3f) ?? 0;
-  const nfc = text.normalize('NFC');
-  const ids: number[] = new Array(nfc.length);
-  let n = 0;
-  for (let i = 0; i < nfc.length; i += 1) {
-    const unit = nfc.charCodeAt(i);
+/** A stretch of text drawn with one font: the first cut, or the extra one (other scripts). */
+type Run = { isExtra: boolean; ids: number[] };
+/** How a text is drawn: its runs, and whether some character had no glyph in either cut. */
+type Shaped = { runs: Run[]; hasMissing: boolean };
+
+/**
+ * The glyphs of `text` in a style: each character from the first cut, else the extra cut
+ * (Greek, Cyrillic, …), else its letter without accents, else the font's empty box (glyph 0,
+ * visibly missing: the writer keeps the real text beside it for copying and search).
+ */
+function shape(fonts: PdfFonts, style: FontStyle, text: string): Shaped {
+  const base = fonts[style];
+  const extra = fonts.extra[style];
+  const runs: Run[] = [];
+  let hasMissing = false;
+  const push = (isExtra: boolean, id: number) => {
+    const last = runs[runs.length - 1];
+    if (last && last.isExtra === isExtra) last.ids.push(id);
+    else runs.push({ isExtra, ids: [id] });
+  };
+  for (const char of text.normalize('NFC')) {
+    const unit = char.codePointAt(0) ?? 0;
     const cp = CEDILLA.get(unit) ?? unit;
-    let id = font.glyphOf.get(cp);
-    if (id === undefined) {
-      // Outside the repertoire: the letter without its accents, if that is printable.
-      const base = String.fromCharCode(cp).normalize('NFD').charCodeAt(0);
-      id = font.glyphOf.get(base);
-      // A character outside the Basic Multilingual Plane is one '?', not two.
-      if (unit >= 0xd800 && unit <= 0xdbff) i += 1;
+    const id = base.glyphOf.get(cp);
+    if (id !== undefined) {
+      push(false, id);
+      continue;
     }
-    ids[n] = id ?? question;
-    n += 1;
+    const extraId = extra.glyphOf.get(cp);
+    if (extraId !== undefined) {
+      push(true, extraId);
+      continue;
+    }
+    // Neither cut has it: the letter without its accents, if that is printable.
+    const plain = base.glyphOf.get(String.fromCodePoint(cp).normalize('NFD').codePointAt(0) ?? 0);
+    if (plain !== undefined && plain !== 0) {
+      push(false, plain);
+      continue;
+    }
+    hasMissing = true;
+    push(false, 0);
   }
-  ids.length = n;
-  return ids;
+  return { runs, hasMissing };
 }
 
 const hex4 = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
@@ -84,43 +105,44 @@ const hex4 = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
 const HEX = Array.from({ length: 0x1000 }, (_, i) => hex4(i));
 const hexOf = (id: number) => HEX[id] ?? hex4(id);
 
+/** The five objects of one font (Type 0 font, CID font, descriptor, file, ToUnicode) at `base`. */
+function fontObjectsAt(f: PdfFont, style: FontStyle, base: number): Buffer[] {
+  const [cid, descriptor, file, toUnicode] = [base + 1, base + 2, base + 3, base + 4];
+  return [
+    Buffer.from(
+      `<< /Type /Font /Subtype /Type0 /BaseFont /${f.baseName} /Encoding /Identity-H ` +
+        `/DescendantFonts [${cid} 0 R] /ToUnicode ${toUnicode} 0 R >>`,
+      'latin1',
+    ),
+    Buffer.from(
+      `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /${f.baseName} ` +
+        '/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> ' +
+        `/FontDescriptor ${descriptor} 0 R /CIDToGIDMap /Identity /DW 1000 ` +
+        `/W [0 [${f.widths.join(' ')}]] >>`,
+      'latin1',
+    ),
+    Buffer.from(
+      `<< /Type /FontDescriptor /FontName /${f.baseName} /Flags 34 ` +
+        `/FontBBox [${f.bbox.join(' ')}] /ItalicAngle ${num(f.italicAngle)} ` +
+        `/Ascent ${f.ascent} /Descent ${f.descent} /CapHeight ${f.capHeight} ` +
+        `/StemV ${style === 'bold' ? 140 : 80} /FontFile2 ${file} 0 R >>`,
+      'latin1',
+    ),
+    stream(f.fontFile, true, `/Length1 ${f.fontFileLength}`),
+    stream(f.toUnicode),
+  ];
+}
+
 /** The objects of both fonts, numbered 4 to 13, serialised once per fonts. */
 const fontObjectsCache = new WeakMap<PdfFonts, Buffer[]>();
 
 function fontObjects(fonts: PdfFonts): Buffer[] {
   const cached = fontObjectsCache.get(fonts);
   if (cached) return cached;
-  const objects: Buffer[] = [];
-  const styles: FontStyle[] = ['regular', 'bold'];
-  styles.forEach((style, i) => {
-    const f = fonts[style];
-    const base = 4 + i * 5;
-    // Objects base (the Type 0 font) to base + 4, in this order.
-    const [cid, descriptor, file, toUnicode] = [base + 1, base + 2, base + 3, base + 4];
-    objects.push(
-      Buffer.from(
-        `<< /Type /Font /Subtype /Type0 /BaseFont /${f.baseName} /Encoding /Identity-H ` +
-          `/DescendantFonts [${cid} 0 R] /ToUnicode ${toUnicode} 0 R >>`,
-        'latin1',
-      ),
-      Buffer.from(
-        `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /${f.baseName} ` +
-          '/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> ' +
-          `/FontDescriptor ${descriptor} 0 R /CIDToGIDMap /Identity /DW 1000 ` +
-          `/W [0 [${f.widths.join(' ')}]] >>`,
-        'latin1',
-      ),
-      Buffer.from(
-        `<< /Type /FontDescriptor /FontName /${f.baseName} /Flags 34 ` +
-          `/FontBBox [${f.bbox.join(' ')}] /ItalicAngle ${num(f.italicAngle)} ` +
-          `/Ascent ${f.ascent} /Descent ${f.descent} /CapHeight ${f.capHeight} ` +
-          `/StemV ${style === 'bold' ? 140 : 80} /FontFile2 ${file} 0 R >>`,
-        'latin1',
-      ),
-      stream(f.fontFile, true, `/Length1 ${f.fontFileLength}`),
-      stream(f.toUnicode),
-    );
-  });
+  const objects = [
+    ...fontObjectsAt(fonts.regular, 'regular', 4),
+    ...fontObjectsAt(fonts.bold, 'bold', 9),
+  ];
   fontObjectsCache.set(fonts, objects);
   return objects;
 }
@@ -137,7 +159,7 @@ function stream(data: Buffer, isDeflated = true, extra = ''): Buffer {
   ]);
 }
 
-/** A PDF text string (UTF-16BE with its byte order mark) for the document's information. */
+/** A PDF text string (UTF-16BE with its byte order mark): the document's information, ActualText. */
 function infoString(text: string): string {
   let hex = 'FEFF';
   for (let i = 0; i < text.length; i += 1) hex += hex4(text.charCodeAt(i));
@@ -148,10 +170,17 @@ function infoString(text: string): string {
 export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
   const pages: { width: number; height: number; ops: string[] }[] = [];
 
+  /** Whether a text of the document needed the extra cut (then it is embedded). */
+  let usesExtra = false;
+  const fontOf = (style: FontStyle, isExtra: boolean) =>
+    isExtra ? fonts.extra[style] : fonts[style];
+
   const measure = (text: string, style: FontStyle, size: number) => {
-    const font = fonts[style];
     let units = 0;
-    for (const id of glyphsOf(font, text)) units += font.widths[id] ?? 1000;
+    for (const run of shape(fonts, style, text).runs) {
+      const font = fontOf(style, run.isExtra);
+      for (const id of run.ids) units += font.widths[id] ?? 1000;
+    }
     return (units * size) / 1000;
   };
 
@@ -160,11 +189,18 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
     pages.push({ width, height, ops });
     const text = (value: string, x: number, y: number, o: TextOptions) => {
       const style = o.font ?? 'regular';
-      const ids = glyphsOf(fonts[style], value);
-      if (ids.length === 0) return;
+      const { runs, hasMissing } = shape(fonts, style, value);
+      if (runs.length === 0) return;
+      // F1/F2: the first cut, regular and bold; F3/F4: the extra cut.
+      const shown = runs.map((run) => {
+        if (run.isExtra) usesExtra = true;
+        const name = `F${(style === 'bold' ? 2 : 1) + (run.isExtra ? 2 : 0)}`;
+        return `/${name} ${num(o.size)} Tf <${run.ids.map(hexOf).join('')}> Tj`;
+      });
+      const drawn = `BT ${rgb(o.color ?? [0, 0, 0])} rg ${num(x)} ${num(y)} Td ${shown.join(' ')} ET`;
+      // A box stands for a letter no font has; the real text is what a copy or search finds.
       ops.push(
-        `BT ${rgb(o.color ?? [0, 0, 0])} rg /${style === 'bold' ? 'F2' : 'F1'} ${num(o.size)} Tf ` +
-          `${num(x)} ${num(y)} Td <${ids.map(hexOf).join('')}> Tj ET`,
+        hasMissing ? `/Span << /ActualText ${infoString(value)} >> BDC ${drawn} EMC` : drawn,
       );
     };
     return {
@@ -192,6 +228,11 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
     const pageCount = pages.length;
     const firstPage = 14;
     const pageIds = pages.map((_, i) => firstPage + i * 2);
+    // The extra cut, when used, comes after the pages.
+    const extraAt = firstPage + pageCount * 2;
+    const fontResources = usesExtra
+      ? `/F1 4 0 R /F2 9 0 R /F3 ${extraAt} 0 R /F4 ${extraAt + 5} 0 R`
+      : '/F1 4 0 R /F2 9 0 R';
     const objects: Buffer[] = [
       Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
       Buffer.from(
@@ -205,7 +246,7 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
       objects.push(
         Buffer.from(
           `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${num(page.width)} ${num(page.height)}] ` +
-            '/Resources << /Font << /F1 4 0 R /F2 9 0 R >> >> ' +
+            `/Resources << /Font << ${fontResources} >> >> ` +
             `/Contents ${firstPage + i * 2 + 1} 0 R >>`,
           'latin1',
         ),
@@ -214,6 +255,12 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
         stream(Buffer.from(page.ops.join('\n'), 'latin1'), false),
       );
     });
+    if (usesExtra) {
+      objects.push(
+        ...fontObjectsAt(fonts.extra.regular, 'regular', extraAt),
+        ...fontObjectsAt(fonts.extra.bold, 'bold', extraAt + 5),
+      );
+    }
     const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
     let offset = parts[0]?.length ?? 0;
     const offsets: number[] = [];

@@ -88,7 +88,6 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
       userId: user.id,
       locale: user.uiLocale,
       params: { origin },
-      isRequested: true,
     });
   }
 
@@ -127,7 +126,6 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
             userId: existing?.id,
             locale: existing?.uiLocale ?? input.locale,
             params: { link: `${info.origin}/` },
-            isRequested: true,
           });
         }
       });
@@ -199,7 +197,6 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
         userId: null,
         locale: input.locale ?? 'ro',
         params: { origin: info.origin },
-        isRequested: true,
       });
       return { ok: true };
     },

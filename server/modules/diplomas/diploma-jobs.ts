@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { ERROR_STATUS, type ErrorCode } from '../../../shared/errors.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
@@ -133,6 +133,7 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
     // A file per take: a maker that lost its job to another process never overwrites the
     // other's archive, and removes its own.
     const key = `diploma-jobs/${job.id}-${job.tries}.zip`;
+    const { size } = await stat(file);
     await storage.putFile(key, file, 'application/zip');
     const teacher = job.teacherId ? teachers.find((t) => t.id === job.teacherId) : undefined;
     const who = teacher ? `-${slug(`${teacher.familyName ?? ''} ${teacher.givenName ?? ''}`)}` : '';
@@ -143,6 +144,7 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
         state: 'done',
         done: total,
         fileKey: key,
+        fileBytes: size,
         fileName: `diplome-${slug(path.phase.name)}${who}.zip`,
         finishedAt: clock.now(),
         heartbeatAt: clock.now(),

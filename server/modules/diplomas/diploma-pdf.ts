@@ -84,6 +84,48 @@ function wrap(doc: PdfDocument, text: string, font: FontStyle, size: number, wid
   return lines;
 }
 
+/** `text` in lines no wider than `width`, a word wider than that broken where it must be. */
+function wrapAnywhere(
+  doc: PdfDocument,
+  text: string,
+  font: FontStyle,
+  size: number,
+  width: number,
+): string[] {
+  const lines: string[] = [];
+  for (const line of wrap(doc, text, font, size, width)) {
+    let rest = line;
+    while (doc.measure(rest, font, size) > width) {
+      const chars = [...rest];
+      let n = chars.length - 1;
+      while (n > 1 && doc.measure(chars.slice(0, n).join(''), font, size) > width) n -= 1;
+      lines.push(chars.slice(0, n).join(''));
+      rest = chars.slice(n).join('');
+    }
+    lines.push(rest);
+  }
+  return lines;
+}
+
+/**
+ * A name set to fit `width`: on one line, shrunk from `size` down to `oneLineMin`; past that on
+ * two lines (broken between words when it can), at the largest size down to `min` at which
+ * they fit, and smaller still if a name is so long that even `min` does not.
+ */
+export function fitName(
+  doc: PdfDocument,
+  name: string,
+  o: { font: FontStyle; size: number; oneLineMin: number; min: number; width: number },
+): { size: number; lines: string[] } {
+  const one = fittingSize(doc, name, o.font, o.size, o.width, o.oneLineMin);
+  if (doc.measure(name, o.font, one) <= o.width) return { size: one, lines: [name] };
+  for (let size = o.oneLineMin; size > 4; size -= size > o.min ? 1 : 0.5) {
+    const lines = wrapAnywhere(doc, name, o.font, size, o.width);
+    if (lines.length <= 2) return { size, lines };
+  }
+  return { size: 4, lines: wrapAnywhere(doc, name, o.font, 4, o.width).slice(0, 2) };
+}
+
 /** Centred lines of `text`, shrunk to at most `maxLines`; returns the y below them. */
 function paragraph(
   doc: PdfDocument,
@@ -165,12 +207,23 @@ function studentDiploma(doc: PdfDocument, c: DiplomaContent) {
     color: c.prize ? GOLD : GREY,
   });
   page.centred('se acordă elevului (elevei)', WIDTH / 2, HEIGHT - 252, { size: 13, color: INK });
-  const nameSize = fittingSize(doc, c.name, 'bold', 30, TEXT_WIDTH, 14);
-  page.centred(c.name, WIDTH / 2, HEIGHT - 292, { font: 'bold', size: nameSize, color: INK });
+  const name = fitName(doc, c.name, {
+    font: 'bold',
+    size: 30,
+    oneLineMin: 18,
+    min: 11,
+    width: TEXT_WIDTH,
+  });
+  // Two lines sit a little higher, and push what follows down by the second one.
+  const nameTop = HEIGHT - (name.lines.length > 1 ? 282 : 292);
+  name.lines.forEach((line, i) => {
+    const y = nameTop - i * name.size * 1.2;
+    page.centred(line, WIDTH / 2, y, { font: 'bold', size: name.size, color: INK });
+  });
   const who = [c.grade === null ? null : schoolGradeName(c.grade), c.school]
     .filter(Boolean)
     .join(', ');
-  let y = HEIGHT - 322;
+  let y = HEIGHT - 322 - (name.lines.length > 1 ? name.size * 1.2 - 10 : 0);
   if (who) y = paragraph(doc, page, who, y, { size: 14, color: INK });
   const why = c.prize
     ? `pentru rezultatele obținute la ${c.phaseName} a competiției ${c.examName}, ediția ${c.editionName}.`
@@ -198,8 +251,19 @@ function teacherDiploma(doc: PdfDocument, c: DiplomaContent) {
         size: 13,
         color: INK,
       });
-      const nameSize = fittingSize(doc, c.name, 'bold', 26, TEXT_WIDTH, 14);
-      page.centred(c.name, WIDTH / 2, HEIGHT - 224, { font: 'bold', size: nameSize, color: INK });
+      const name = fitName(doc, c.name, {
+        font: 'bold',
+        size: 26,
+        oneLineMin: 16,
+        min: 10,
+        width: TEXT_WIDTH,
+      });
+      // Two lines share the height of one: the thanks below stays where it is.
+      const lineGap = name.size * 1.1;
+      name.lines.forEach((line, i) => {
+        const y = HEIGHT - 224 + ((name.lines.length - 1) * lineGap) / 2 - i * lineGap;
+        page.centred(line, WIDTH / 2, y, { font: 'bold', size: name.size, color: INK });
+      });
       const count = c.students.length;
       const students = count === 1 ? 'elevului' : `celor ${count} elevi`;
       y =
@@ -226,8 +290,18 @@ function teacherDiploma(doc: PdfDocument, c: DiplomaContent) {
     for (let r = 0; r < rows && index < c.students.length; r += 1, index += 1) {
       const s = c.students[index];
       if (!s) break;
-      const nameSize = fittingSize(doc, s.name, 'regular', 10, gradeX - tableLeft - 10, 7);
-      page.text(s.name, tableLeft, y, { size: nameSize, color: INK });
+      const name = fitName(doc, s.name, {
+        font: 'regular',
+        size: 10,
+        oneLineMin: 7,
+        min: 6,
+        width: gradeX - tableLeft - 10,
+      });
+      // Two lines fit in the row's 15 points.
+      name.lines.forEach((line, i) => {
+        const lineY = y + (name.lines.length > 1 ? 3.5 : 0) - i * (name.size + 1);
+        page.text(line, tableLeft, lineY, { size: name.size, color: INK });
+      });
       if (s.grade !== null)
         page.text(schoolGradeName(s.grade), gradeX, y, { size: 10, color: INK });
       page.text(s.prize ? PRIZE_DOCUMENT_NAMES[s.prize] : 'participare', prizeX, y, {

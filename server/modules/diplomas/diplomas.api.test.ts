@@ -6,9 +6,11 @@ import { crc32 } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIPLOMA_VERIFY_PER_MINUTE } from '../../../shared/schemas/diplomas.js';
+import { buildApp } from '../../app.js';
 import { diplomaJobs, phasePrizes, phases } from '../../db/schema.js';
 import { systemClock } from '../../lib/clock.js';
 import { createStorage } from '../../lib/files/storage.js';
+import { createMailer } from '../../lib/mail/mailer.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { codeOf, type Person, rankingsKit } from '../rankings/rankings.fixtures.js';
 import { diplomaJobs as jobMaker } from './diploma-jobs.js';
@@ -423,6 +425,74 @@ describe('diploma ZIPs', () => {
   });
 });
 
+describe('limits of diploma ZIPs', () => {
+  const phaseBody = () => ({ examId: w.exam.id, editionId: w.edition.id, phaseId: w.phase.id });
+  const runningOf = async (userId: string) =>
+    (
+      await t.database.db.select().from(diplomaJobs).where(eq(diplomaJobs.requestedBy, userId))
+    ).filter((j) => j.state === 'queued' || j.state === 'running');
+
+  it('runs one job per person and phase: the same request shares it, another is refused', async () => {
+    await t.app.diplomaJobs.runPending();
+    const teacherBody = { ...phaseBody(), teacherId: w.coordinator.id };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/jobs', w.coordinator, teacherBody)),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 202));
+    const ids = new Set(answers.map((a) => (a.json() as { _id: string })._id));
+    expect(ids.size).toBe(1);
+    expect(await runningOf(w.coordinator.id)).toHaveLength(1);
+
+    // Staff: a teacher's ZIP runs, so the whole phase's must wait (and nothing is added).
+    const first = await call('POST', '/jobs', w.staff, teacherBody);
+    expect(first.statusCode).toBe(202);
+    const other = await call('POST', '/jobs', w.staff, phaseBody());
+    expect(other.statusCode).toBe(409);
+    expect(codeOf(other)).toBe('JOB_ALREADY_RUNNING');
+    expect(other.json().error.details).toEqual({ jobId: (first.json() as { _id: string })._id });
+    expect(await runningOf(w.staff.id)).toHaveLength(1);
+
+    // Once it is done, the next one may start.
+    await t.app.diplomaJobs.runPending();
+    expect((await call('POST', '/jobs', w.staff, phaseBody())).statusCode).toBe(202);
+    await t.app.diplomaJobs.runPending();
+  });
+
+  it('refuses a new job while the kept archives fill their cap, expired ones removed first', async () => {
+    await t.app.diplomaJobs.runPending();
+    const kept = await t.database.db
+      .select()
+      .from(diplomaJobs)
+      .where(eq(diplomaJobs.state, 'done'));
+    const archive = kept.find((j) => j.fileKey !== null && j.fileBytes !== null);
+    expect(archive?.fileBytes).toBeGreaterThan(0);
+    // As if the archives kept took the whole DIPLOMA_JOBS_MAX_MB (default 2048).
+    await t.database.db
+      .update(diplomaJobs)
+      .set({ fileBytes: 2048 * 1024 * 1024 })
+      .where(eq(diplomaJobs.id, archive?.id ?? ''));
+    const full = await call('POST', '/jobs', admin, phaseBody());
+    expect(full.statusCode).toBe(503);
+    expect(codeOf(full)).toBe('DIPLOMA_JOBS_STORAGE_FULL');
+    expect(Number(full.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await runningOf(admin.id)).toHaveLength(0);
+
+    // Once that archive is past its keeping time, it is removed to make room.
+    await t.database.db
+      .update(diplomaJobs)
+      .set({ finishedAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(diplomaJobs.id, archive?.id ?? ''));
+    const started = await call('POST', '/jobs', admin, phaseBody());
+    expect(started.statusCode, started.body).toBe(202);
+    const [expired] = await t.database.db
+      .select()
+      .from(diplomaJobs)
+      .where(eq(diplomaJobs.id, archive?.id ?? ''));
+    expect(expired).toMatchObject({ fileKey: null, fileBytes: null });
+    await t.app.diplomaJobs.runPending();
+  });
+});
+
 describe('verification limit', () => {
   it(`answers 429 past ${DIPLOMA_VERIFY_PER_MINUTE} look-ups a minute from one address`, async () => {
     let limited = 0;
@@ -431,5 +501,37 @@ describe('verification limit', () => {
       if (res.statusCode === 429) limited += 1;
     }
     expect(limited).toBeGreaterThan(0);
+  });
+
+  it('counts an address across server processes on one database', async () => {
+    const other = await buildApp({
+      config: t.config,
+      database: t.database,
+      mailer: createMailer(t.config, { info: () => {} }),
+      storage: createStorage(t.config),
+      logger: false,
+    });
+    await other.ready();
+    try {
+      const verify = (app: typeof other, remoteAddress: string) =>
+        app.inject({ method: 'GET', url: `${API}/verify/0000-0000-0000`, remoteAddress });
+      const half = DIPLOMA_VERIFY_PER_MINUTE / 2;
+      const statuses: number[] = [];
+      for (let i = 0; i < half; i += 1) {
+        statuses.push((await verify(t.app, '198.51.100.7')).statusCode);
+        statuses.push((await verify(other, '198.51.100.7')).statusCode);
+      }
+      expect(statuses.every((status) => status === 404)).toBe(true);
+      // The 61st look-up of the address is refused by either process, with a time to wait.
+      for (const app of [t.app, other]) {
+        const refused = await verify(app, '198.51.100.7');
+        expect(refused.statusCode).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // Another address has its own count.
+      expect((await verify(other, '198.51.100.8')).statusCode).toBe(404);
+    } finally {
+      await other.close();
+    }
   });
 });

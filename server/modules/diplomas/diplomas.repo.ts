@@ -281,10 +281,54 @@ export async function findResultsOf(
 
 export type JobRow = typeof diplomaJobs.$inferSelect;
 
-export async function insertJob(db: Db, job: typeof diplomaJobs.$inferInsert): Promise<JobRow> {
-  const [row] = await db.insert(diplomaJobs).values(job).returning();
-  if (!row) throw new Error('job not inserted');
+/**
+ * Adds a job, unless the person already has one waiting or running in the phase (the partial
+ * unique index decides, also between requests at the same moment): undefined then.
+ */
+export async function insertJob(
+  db: Db,
+  job: typeof diplomaJobs.$inferInsert,
+): Promise<JobRow | undefined> {
+  const [row] = await db
+    .insert(diplomaJobs)
+    .values(job)
+    .onConflictDoNothing({
+      target: [diplomaJobs.requestedBy, diplomaJobs.phaseId],
+      where: sql`${diplomaJobs.state} in ('queued', 'running')`,
+    })
+    .returning();
   return row;
+}
+
+/** The person's job of the phase that still waits or runs, if any. */
+export async function findRunningJob(
+  db: Db,
+  userId: string,
+  phaseId: string,
+): Promise<JobRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(diplomaJobs)
+    .where(
+      and(
+        eq(diplomaJobs.requestedBy, userId),
+        eq(diplomaJobs.phaseId, phaseId),
+        inArray(diplomaJobs.state, ['queued', 'running']),
+      ),
+    );
+  return row;
+}
+
+/** The kept archives: their bytes together, and when the oldest of them was finished. */
+export async function keptArchives(db: Db): Promise<{ bytes: number; oldest: Date | null }> {
+  const [row] = await db
+    .select({
+      bytes: sql<number>`coalesce(sum(${diplomaJobs.fileBytes}), 0)::float8`,
+      oldest: sql<Date | null>`min(${diplomaJobs.finishedAt})`.mapWith(diplomaJobs.finishedAt),
+    })
+    .from(diplomaJobs)
+    .where(and(eq(diplomaJobs.state, 'done'), isNotNull(diplomaJobs.fileKey)));
+  return { bytes: Number(row?.bytes ?? 0), oldest: row?.oldest ?? null };
 }
 
 export async function findJobsOf(db: Db, userId: string, limit: number): Promise<JobRow[]> {
@@ -343,6 +387,7 @@ export async function updateJob(
     done: number;
     fileName: string | null;
     fileKey: string | null;
+    fileBytes: number | null;
     errorCode: string | null;
     heartbeatAt: Date;
     finishedAt: Date;

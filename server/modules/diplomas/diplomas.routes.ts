@@ -81,20 +81,28 @@ export function diplomasRoutes(diplomas: DiplomasService, config: OriginConfig) 
       '/jobs',
       {
         schema: {
-          errors: ['RESULTS_NOT_FINAL'],
+          errors: ['RESULTS_NOT_FINAL', 'JOB_ALREADY_RUNNING', 'DIPLOMA_JOBS_STORAGE_FULL'],
           tags: TAGS,
           summary: 'Make a ZIP of diplomas in the background',
           description:
             "Every diploma of a phase (the competition's admins and staff), or one teacher's and " +
-            "their students' (`teacherId`: that teacher, or staff). 202 with the job to poll.",
+            "their students' (`teacherId`: that teacher, or staff). 202 with the job to poll. " +
+            'One job per person and phase waits or runs at a time: the same request meanwhile ' +
+            'answers that job; a different one 409 JOB_ALREADY_RUNNING (`details.jobId`). ' +
+            'While the kept archives fill DIPLOMA_JOBS_MAX_MB, 503 DIPLOMA_JOBS_STORAGE_FULL ' +
+            '(Retry-After, `details.retryAfter` seconds).',
           body: diplomaJobRequestSchema,
           response: { 202: diplomaJobSchema },
         },
         preHandler: signedIn,
       },
       async (request, reply) => {
-        const job = await diplomas.createJob(actorOf(request), request.body, originOf(request));
-        app.diplomaJobs.wake();
+        const { job, isNew } = await diplomas.createJob(
+          actorOf(request),
+          request.body,
+          originOf(request),
+        );
+        if (isNew) app.diplomaJobs.wake();
         return reply.status(202).send(job);
       },
     );
@@ -167,7 +175,14 @@ export function diplomasRoutes(diplomas: DiplomasService, config: OriginConfig) 
           params: codeParams,
           response: { 200: diplomaVerificationSchema },
         },
-        config: { rateLimit: { max: DIPLOMA_VERIFY_PER_MINUTE, timeWindow: '1 minute' } },
+        // Counted per address in the database, so every server process shares one count.
+        config: {
+          rateLimit: {
+            max: DIPLOMA_VERIFY_PER_MINUTE,
+            timeWindow: '1 minute',
+            acrossProcesses: true,
+          },
+        },
       },
       async (request) => diplomas.verify(request.params.code),
     );

@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { DIPLOMA_JOB_STATES, DIPLOMA_KINDS } from '../../../shared/schemas/diplomas.js';
 import { PRIZES } from '../../../shared/schemas/rankings.js';
 import { createdAt, tz } from '../../db/columns.js';
@@ -39,7 +40,8 @@ export const diplomas = pgTable(
 
 /**
  * A background ZIP of a phase's diplomas (or one teacher's), made by whichever server process
- * takes it first; `heartbeat_at` lets another take it over when the maker died.
+ * takes it first; `heartbeat_at` lets another take it over when the maker died. A person has at
+ * most one waiting or running job per phase (the partial unique index).
  */
 export const diplomaJobs = pgTable(
   'diploma_jobs',
@@ -66,6 +68,8 @@ export const diplomaJobs = pgTable(
     fileName: text('file_name'),
     /** The ZIP in file storage once made. */
     fileKey: text('file_key'),
+    /** Its size: the kept archives together may not pass DIPLOMA_JOBS_MAX_MB. */
+    fileBytes: bigint('file_bytes', { mode: 'number' }),
     errorCode: text('error_code'),
     tries: integer('tries').notNull().default(0),
     createdAt: createdAt(),
@@ -75,5 +79,8 @@ export const diplomaJobs = pgTable(
   (t) => [
     index('diploma_jobs_requester_idx').on(t.requestedBy, t.createdAt),
     index('diploma_jobs_pending_idx').on(t.state, t.createdAt),
+    uniqueIndex('diploma_jobs_one_running_key')
+      .on(t.requestedBy, t.phaseId)
+      .where(sql`${t.state} in ('queued', 'running')`),
   ],
 );

@@ -28,9 +28,16 @@ import { renderDiploma } from './diploma-pdf.js';
 import { canDownloadDiploma, canMakeDiplomaZip } from './diplomas.policy.js';
 import * as repo from './diplomas.repo.js';
 
-export type DiplomasDeps = { db: Db; clock: Clock; storage: FileStorage };
+export type DiplomasDeps = {
+  db: Db;
+  clock: Clock;
+  storage: FileStorage;
+  /** The kept archives of diploma jobs, together, at most (DIPLOMA_JOBS_MAX_MB). */
+  maxArchiveBytes: number;
+};
 
 const JOBS_LISTED = 20;
+const KEEP_MS = DIPLOMA_JOB_KEEP_HOURS * 3_600_000;
 
 export const resultsNotFinal = () =>
   new AppError('RESULTS_NOT_FINAL', 'Results become final when the phase is closed');
@@ -70,7 +77,43 @@ function toJob(row: repo.JobRow): DiplomaJob {
   };
 }
 
-export function diplomasService({ db, clock, storage }: DiplomasDeps) {
+export function diplomasService({ db, clock, storage, maxArchiveBytes }: DiplomasDeps) {
+  /** The running job when it is what was asked for again; else the request is refused. */
+  function sameJobOrRefuse(running: repo.JobRow, teacherId: string | null): DiplomaJob {
+    if (running.teacherId === teacherId) return toJob(running);
+    throw new AppError(
+      'JOB_ALREADY_RUNNING',
+      'Another diploma archive of this phase is still being made',
+      { jobId: running.id },
+    );
+  }
+
+  /** Expired archives go first; if the kept ones still fill the cap, a new job must wait. */
+  async function requireArchiveRoom(): Promise<void> {
+    let kept = await repo.keptArchives(db);
+    if (kept.bytes < maxArchiveBytes) return;
+    await removeExpiredFiles();
+    kept = await repo.keptArchives(db);
+    if (kept.bytes < maxArchiveBytes) return;
+    // The oldest kept archive expires DIPLOMA_JOB_KEEP_HOURS after it was made.
+    const expiresAt = (kept.oldest?.getTime() ?? 0) + KEEP_MS;
+    const retryAfter = Math.max(60, Math.ceil((expiresAt - clock.now().getTime()) / 1000));
+    throw new AppError('DIPLOMA_JOBS_STORAGE_FULL', 'The diploma archives fill their space', {
+      retryAfter,
+    });
+  }
+
+  /** Deletes ZIPs kept longer than DIPLOMA_JOB_KEEP_HOURS. */
+  async function removeExpiredFiles(): Promise<number> {
+    const before = new Date(clock.now().getTime() - KEEP_MS);
+    const expired = await repo.findExpiredFiles(db, before);
+    for (const job of expired) {
+      if (job.fileKey) await storage.delete(job.fileKey).catch(() => undefined);
+      await repo.updateJob(db, job.id, { fileKey: null, fileBytes: null });
+    }
+    return expired.length;
+  }
+
   async function requirePath(ids: { examId: string; editionId: string; phaseId: string }) {
     const path = await findPhasePath(db, ids.examId, ids.editionId, ids.phaseId);
     if (!path) throw notFound('phase');
@@ -201,9 +244,16 @@ export function diplomasService({ db, clock, storage }: DiplomasDeps) {
 
     /**
      * Queues a ZIP of a phase's diplomas (or one teacher's and their students'); the job is
-     * made in the background (diploma-jobs.ts) and polled.
+     * made in the background (diploma-jobs.ts) and polled. A person has one job per phase
+     * waiting or running: the same request meanwhile gets that job (`isNew` false), another
+     * one 409 JOB_ALREADY_RUNNING. While the kept archives fill DIPLOMA_JOBS_MAX_MB (once
+     * expired ones are removed), 503 DIPLOMA_JOBS_STORAGE_FULL with the wait.
      */
-    async createJob(actor: Actor, request: DiplomaJobRequest, origin: string): Promise<DiplomaJob> {
+    async createJob(
+      actor: Actor,
+      request: DiplomaJobRequest,
+      origin: string,
+    ): Promise<{ job: DiplomaJob; isNew: boolean }> {
       const path = await requirePath(request);
       const access = await loadExamAccess(db, actor, path.exam.id);
       if (!canMakeDiplomaZip(actor, access, request.teacherId)) throw forbidden();
@@ -227,6 +277,9 @@ export function diplomasService({ db, clock, storage }: DiplomasDeps) {
       const teachers = teacherId
         ? 1
         : (await repo.findTeachers(db, [...new Set(teacherRefs)])).length;
+      const running = await repo.findRunningJob(db, actor.id, path.phase.id);
+      if (running) return { job: sameJobOrRefuse(running, teacherId), isNew: false };
+      await requireArchiveRoom();
       const now = clock.now();
       const row = await repo.insertJob(db, {
         id: uuidv7(now.getTime()),
@@ -239,7 +292,11 @@ export function diplomasService({ db, clock, storage }: DiplomasDeps) {
         total: entries.length + teachers,
         createdAt: now,
       });
-      return toJob(row);
+      if (row) return { job: toJob(row), isNew: true };
+      // Another request of the same person and phase got in between.
+      const other = await repo.findRunningJob(db, actor.id, path.phase.id);
+      if (!other) throw new AppError('GENERAL_ERROR', 'job neither made nor found');
+      return { job: sameJobOrRefuse(other, teacherId), isNew: false };
     },
 
     async listJobs(actor: Actor): Promise<DiplomaJob[]> {
@@ -270,15 +327,7 @@ export function diplomasService({ db, clock, storage }: DiplomasDeps) {
     },
 
     /** Deletes ZIPs kept longer than DIPLOMA_JOB_KEEP_HOURS. */
-    async removeExpiredFiles(): Promise<number> {
-      const before = new Date(clock.now().getTime() - DIPLOMA_JOB_KEEP_HOURS * 3_600_000);
-      const expired = await repo.findExpiredFiles(db, before);
-      for (const job of expired) {
-        if (job.fileKey) await storage.delete(job.fileKey).catch(() => undefined);
-        await repo.updateJob(db, job.id, { fileKey: null });
-      }
-      return expired.length;
-    },
+    removeExpiredFiles,
   };
 }
 

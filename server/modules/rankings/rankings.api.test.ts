@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -428,6 +429,50 @@ describe('a published ranking, seen by students', () => {
       },
     ]);
     expect((await kit.call('GET', '/my-rankings', admin.headers)).statusCode).toBe(403);
+  });
+
+  it('gives codes nobody can work out from the ids, and no order that tells who signed up first', async () => {
+    await publish('codes');
+    // A third student tied with Bogdan: ties used to be listed by id, i.e. by sign-up time.
+    const chris = await kit.student(w, { givenName: 'Cristi', familyName: 'Radu', total: 18 });
+    const rows = await list(ana, w.phaseUrl);
+    expect(rows).toHaveLength(3);
+    const md5Code = (studentId: string) =>
+      createHash('md5')
+        .update(`${w.phase.id}${studentId}`)
+        .digest('hex')
+        .slice(0, 10)
+        .toUpperCase();
+    const codes = rows.map((r) => r.code);
+    for (const student of [ana, bogdan, chris]) {
+      expect(codes).not.toContain(md5Code(student.id));
+    }
+    for (const row of rows) {
+      expect(row._id).toBe(row.code);
+      expect(String(row._id)).toMatch(/^[0-9A-F]{10}$/);
+    }
+    // Tied rows come by code, not by id.
+    const tied = rows.filter((r) => r.total === 18).map((r) => String(r.code));
+    expect(tied).toEqual([...tied].sort());
+    // Sorting or filtering by `_id` is refused like any field the list does not offer.
+    for (const filter of [
+      { order: ['_id ASC'] },
+      { order: '_id DESC' },
+      { where: { _id: ana.id } },
+      { where: { code: rows[0]?.code } },
+    ]) {
+      const res = await kit.call(
+        'GET',
+        `${w.phaseUrl}/rankings?filter=${kit.q(filter)}`,
+        ana.headers,
+      );
+      expect(res.statusCode, JSON.stringify(filter)).toBe(400);
+      expect(codeOf(res)).toBe('VALIDATION_FAILED');
+    }
+    // A code stays the student's while they are ranked (a rebuild keeps it).
+    await kit.setTotal(w.phase.id, chris.id, 19);
+    const again = await list(ana, w.phaseUrl);
+    expect(new Set(again.map((r) => r.code))).toEqual(new Set(codes));
   });
 });
 

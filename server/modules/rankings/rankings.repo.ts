@@ -40,11 +40,21 @@ export const staffRankingResource: ListResource = {
   defaultOrder: ['studentGrade ASC', 'rank ASC'],
 };
 
-/** A student's view of a published ranking: no names, schools or decisions to search by. */
+/**
+ * A student's view of a published ranking: no names, schools or decisions to search by, and no
+ * order that tells who signed up first. A row's `_id` is its random code; neither it nor any id
+ * may be filtered or sorted by, and ties are listed by code (then by id, which only separates
+ * two equal codes), never by the student's id (UUIDv7s carry their time).
+ */
 export const studentRankingResource: ListResource = {
   name: 'rankings',
   fields: {
-    _id: { column: phaseRanks.studentId, type: 'uuid', filterable: false },
+    _id: {
+      column: sql`(${phaseRanks.code}, ${phaseRanks.studentId})`,
+      type: 'string',
+      filterable: false,
+      sortable: false,
+    },
     studentCounty: { column: users.county, type: 'string' },
     studentGrade: { column: phaseRanks.grade, type: 'number' },
     rank: { column: phaseRanks.rank, type: 'number' },
