@@ -1,7 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
 import { sessions, users } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { createStorage } from '../../lib/files/storage.js';
+import { createMailer } from '../../lib/mail/mailer.js';
 import { sha256 } from '../../lib/secrets.js';
 import { buildTestApp, errorCode, type TestApp } from '../../test/app.js';
 
@@ -221,6 +224,40 @@ describe('sign-in', () => {
     const flooded = await forgot();
     expect(flooded.statusCode).toBe(429);
     expect(flooded.json().error).toMatchObject({ statusCode: 429, code: 'TOO_MANY_ATTEMPTS' });
+  });
+
+  it('counts one address’s auth requests across server processes on one database', async () => {
+    const other = await buildApp({
+      config: t.config,
+      database: t.database,
+      mailer: createMailer(t.config, { info: () => {} }),
+      storage: createStorage(t.config),
+      clock,
+      logger: false,
+    });
+    await other.ready();
+    try {
+      const from = '198.51.100.98';
+      const forgot = (app: typeof other) =>
+        app.inject({
+          method: 'POST',
+          url: `${API}/password/forgot`,
+          payload: { email: 'fantoma@example.ro' },
+          remoteAddress: from,
+        });
+      // Half the minute's allowance through each process: together they use it all.
+      for (let i = 0; i < t.config.rateLimit.authPerMinute / 2; i++) {
+        expect((await forgot(t.app)).statusCode).toBe(200);
+        expect((await forgot(other)).statusCode).toBe(200);
+      }
+      for (const app of [t.app, other]) {
+        const flooded = await forgot(app);
+        expect(flooded.statusCode).toBe(429);
+        expect(Number(flooded.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it('asks to confirm the address first and sends a new link', async () => {

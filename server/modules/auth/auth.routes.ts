@@ -24,7 +24,14 @@ export const authRoutes =
   (auth: AuthService, config: Config): FastifyPluginAsync =>
   async (app) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
-    const limited = { rateLimit: { max: config.rateLimit.authPerMinute, timeWindow: '1 minute' } };
+    // Counted per address in the database, so every process of every instance shares one count.
+    const limited = {
+      rateLimit: {
+        max: config.rateLimit.authPerMinute,
+        timeWindow: '1 minute',
+        acrossProcesses: true,
+      },
+    };
     const originOf = siteOrigin(config);
     const info = (request: FastifyRequest): RequestInfo => ({
       origin: originOf(request),
