@@ -292,6 +292,18 @@ export async function findMarks(db: Db, parentIds: readonly string[]) {
   return byParent;
 }
 
+/** Who mediated these entries in the first round (those never mediated are left out). */
+export async function findEntryMediators(db: Db, entryIds: readonly string[]) {
+  const byEntry = new Map<string, string>();
+  if (entryIds.length === 0) return byEntry;
+  const rows = await db
+    .select({ id: reviewEntries.id, mediatorId: reviewEntries.mediatorId })
+    .from(reviewEntries)
+    .where(inArray(reviewEntries.id, [...new Set(entryIds)]));
+  for (const r of rows) if (r.mediatorId) byEntry.set(r.id, r.mediatorId);
+  return byEntry;
+}
+
 export async function updateMark(
   db: Db,
   id: string,

@@ -164,7 +164,13 @@ export function staff(ctx: ReviewsContext) {
       return { sent };
     },
 
-    /** A reviewer who cannot mark hands their open marks to other teachers of the question. */
+    /**
+     * A reviewer who cannot mark hands their open marks to other teachers of the question: never
+     * to one who coordinates the student (or is of their team), marked the answer, or — for an
+     * appeal — mediated it the first time. A named `toTeacherId` with a conflict for any of the
+     * marks is refused (`toTeacherId: conflict`), nothing moved; chosen automatically, a mark
+     * no teacher can take stays put and counts as unmoved.
+     */
     async reassign(actor: Actor, ids: PhaseIds, input: ReassignInput): Promise<ReassignResult> {
       const scope = await ctx.requireScope(actor, ids);
       if (!scope.viewer.whole) throw forbidden();
@@ -184,6 +190,16 @@ export function staff(ctx: ReviewsContext) {
           tx,
           open.map((o) => o.student_id),
         );
+        if (input.toTeacherId) {
+          const to = input.toTeacherId;
+          if (open.some((o) => conflictsOf(teams.get(o.student_id), codes, [to]).has(to))) {
+            throw fieldError({ toTeacherId: ['conflict'] });
+          }
+        }
+        const firstMediators = await repo.findEntryMediators(
+          tx,
+          open.flatMap((o) => (o.entry_id ? [o.entry_id] : [])),
+        );
         const loads = new Map<string, Map<string, number>>();
         for (const itemId of itemIds) loads.set(itemId, await repo.loadOfQuestion(tx, itemId));
         let moved = 0;
@@ -194,15 +210,15 @@ export function staff(ctx: ReviewsContext) {
           );
           const t = teachers.get(o.item_id);
           const pool = input.toTeacherId ? [input.toTeacherId] : (t?.gradingTeachers ?? []);
-          const avoid = conflictsOf(teams.get(o.student_id), codes, pool);
-          if (t?.mediatorTeacher) avoid.add(t.mediatorTeacher);
-          const [to] = pickReviewers(
-            pool,
-            loads.get(o.item_id) ?? new Map(),
-            new Set([...taken, input.teacherId]),
-            avoid,
-            1,
-          );
+          const firstMediator = o.entry_id ? firstMediators.get(o.entry_id) : undefined;
+          const exclude = new Set([
+            ...taken,
+            input.teacherId,
+            ...(firstMediator ? [firstMediator] : []),
+            ...conflictsOf(teams.get(o.student_id), codes, pool),
+          ]);
+          const avoid = new Set(t?.mediatorTeacher ? [t.mediatorTeacher] : []);
+          const [to] = pickReviewers(pool, loads.get(o.item_id) ?? new Map(), exclude, avoid, 1);
           if (!to) continue;
           await repo.moveMark(tx, o.id, to);
           const slot = (await repo.findMarks(tx, [o.parent_id]))
