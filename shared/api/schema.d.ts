@@ -2139,7 +2139,9 @@ export interface paths {
         put?: never;
         /**
          * Mail reviewers with work still open
-         * @description Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         * @description Staff; audited. A reviewer gets at most one reminder of the phase every 12 hours: one reminded sooner is left out and listed in `skipped` with `retryAfter`, when the next one may go.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
         post: operations["postExamEditionPhaseReminders"];
         delete?: never;
@@ -24421,6 +24423,12 @@ export interface operations {
                      *           "open": 1,
                      *           "mediationsOpen": 1
                      *         }
+                     *       ],
+                     *       "skipped": [
+                     *         {
+                     *           "teacherId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "retryAfter": "text"
+                     *         }
                      *       ]
                      *     }
                      */
@@ -24428,6 +24436,10 @@ export interface operations {
                         sent: {
                             mediationsOpen: number;
                             open: number;
+                            teacherId: string;
+                        }[];
+                        skipped: {
+                            retryAfter: string;
                             teacherId: string;
                         }[];
                     };

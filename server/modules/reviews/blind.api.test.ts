@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContestationEntry, ReviewEntry } from '../../../shared/schemas/reviews.js';
-import { reviewAppeals, reviewEntries, reviewMarks, users } from '../../db/schema.js';
+import { mailOutbox, reviewAppeals, reviewEntries, reviewMarks, users } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { fixedClock, type Signed } from '../../test/competition.js';
 import { reviewWorld } from './reviews.fixtures.js';
@@ -10,7 +10,7 @@ import { reviewWorld } from './reviews.fixtures.js';
 // "Blind means blind": nobody marks, mediates or decides the answer of their own student (staff
 // and admins included, reassignments too); an appeal is mediated by someone who neither marked
 // nor mediated the answer before, else by the exam's admins; a marker's zip tells nothing of
-// when the pages came.
+// when the pages came; reminders to a reviewer go at most once per phase in 12 hours.
 
 const clock = fixedClock();
 let t: TestApp;
@@ -121,6 +121,53 @@ describe('the conflict rule at the start of review', () => {
     const { reviewers } = await entryOf(w.ana.id);
     expect(reviewers).toHaveLength(2);
     expect(reviewers).not.toContain(w.coordinator.id);
+  });
+});
+
+describe('reminders to reviewers', () => {
+  it('go to a reviewer at most once per phase in 12 hours; the others are listed with when', async () => {
+    const url = `${base()}/reminders`;
+    const { reviewers } = await entryOf(w.bogdan.id);
+    const teacherId = reviewers[0] ?? '';
+    const mailsTo = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(mailOutbox)
+          .where(
+            and(
+              eq(mailOutbox.toAddress, signedOf(teacherId).email),
+              eq(mailOutbox.template, 'review-reminder'),
+            ),
+          )
+      ).length;
+    const first = ok<{ sent: { teacherId: string }[]; skipped: unknown[] }>(
+      await w.call('POST', url, w.staff.headers, { teacherIds: [teacherId] }),
+    );
+    expect(first.sent.map((s) => s.teacherId)).toEqual([teacherId]);
+    expect(first.skipped).toEqual([]);
+    expect(await mailsTo()).toBe(1);
+
+    // At once again, and for everyone: this reviewer is skipped, the mail not sent twice.
+    const again = ok<{ sent: { teacherId: string }[]; skipped: unknown[] }>(
+      await w.call('POST', url, w.staff.headers, {}),
+    );
+    expect(again.sent.map((s) => s.teacherId)).not.toContain(teacherId);
+    expect(again.skipped).toContainEqual({
+      teacherId,
+      retryAfter: new Date(clock.now().getTime() + 12 * 3600_000).toISOString(),
+    });
+    expect(await mailsTo()).toBe(1);
+
+    // Twelve hours on, the next reminder goes.
+    const now = clock.now().toISOString();
+    clock.set(new Date(clock.now().getTime() + 12 * 3600_000).toISOString());
+    const later = ok<{ sent: { teacherId: string }[] }>(
+      await w.call('POST', url, w.staff.headers, { teacherIds: [teacherId] }),
+    );
+    expect(later.sent.map((s) => s.teacherId)).toEqual([teacherId]);
+    expect(await mailsTo()).toBe(2);
+    clock.set(now);
   });
 });
 
