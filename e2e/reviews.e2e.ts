@@ -38,10 +38,12 @@ async function handwritten(browser: Browser, lines: string[]) {
 /**
  * A hybrid test from the student's upload to her final score after an appeal: the start of
  * marking refused for a question without its mediator (with the link to choose one) and then
- * started; the marking scheme set; two blind marks (one built from the scheme, one free, with
- * a stale second tab told the paper changed); the mediator deciding between them; the student
- * appealing on a phone; two other reviewers and the mediator marking the appeal; the new final
- * score on the student's result page, in Romanian and English.
+ * started; the marking scheme set; a second reminder round at once mailing nobody again; two
+ * blind marks (one built from the scheme, one free, with a stale second tab told the paper
+ * changed); the mediator deciding between them; the student appealing on a phone; two other
+ * reviewers marking the appeal and the exam's admin mediating it (the question's mediator
+ * decided the first round); the new final score on the student's result page, in Romanian and
+ * English.
  */
 describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', () => {
   let podium: Podium;
@@ -272,6 +274,18 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await expect.poll(() => rubric.getByText('Toate criteriile: 10 puncte').count()).toBe(1);
     await rubric.getByRole('button', { name: 'Salvează' }).click();
     await toast(page, 'Baremul a fost salvat');
+
+    // Reminders: a second round at once mails nobody again and says when the next may go.
+    const remindAll = page.getByRole('button', {
+      name: /^Trimite un memento (celor|corectorului)/,
+    });
+    await remindAll.click();
+    await toast(page, /S-au trimis mementouri|S-a trimis un memento/);
+    await remindAll.click();
+    const skipped = page.getByRole('alert').filter({ hasText: /nu (au|a) primit memento/ });
+    await expect.poll(() => skipped.count()).toBe(1);
+    await expect.poll(() => skipped.innerText()).toMatch(/următorul memento poate pleca după/);
+    await shot(page, 'review-reminders-skipped-ro');
     await page.context().close();
   }, 240_000);
 
@@ -390,7 +404,7 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await page.context().close();
   }, 240_000);
 
-  it('two other reviewers and the mediator mark the appeal', async () => {
+  it('two other reviewers mark the appeal and the exam admin mediates it', async () => {
     const elena = await signIn('elena@profesori.example.ro', 'ro');
     await openFirst(elena, 'contestatii', 'De corectat');
     await expect.poll(() => elena.getByText(/Am adus la același numitor/).count()).toBe(1);
@@ -409,17 +423,18 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await toast(dan, 'The mark has been saved');
     await dan.context().close();
 
-    const mihai = await signIn('mihai@profesori.example.ro', 'ro');
-    await openFirst(mihai, 'contestatii', 'Așteaptă mediere');
-    await expect.poll(() => marks(mihai)).toMatch(/Corectorul \d\s+9\b/);
-    await expect.poll(() => marks(mihai)).toMatch(/Corectorul \d\s+5\b/);
-    await mihai.getByRole('button', { name: 'Notă liberă' }).click();
-    await mihai.getByLabel(/^Nota \(0/).fill('8');
-    await mihai.getByRole('button', { name: 'Salvează medierea' }).click();
-    await toast(mihai, 'Nota a fost salvată');
-    await expect.poll(() => marks(mihai)).toMatch(/Punctaj final[\s\S]*8/);
-    await shot(mihai, 'appeal-mediation-ro');
-    await mihai.context().close();
+    // Mihai mediated the first round: the appeal is not his to mediate, the exam's admin does.
+    const ioana = await signIn('ioana@profesori.example.ro', 'ro');
+    await openFirst(ioana, 'contestatii', 'Așteaptă mediere');
+    await expect.poll(() => marks(ioana)).toMatch(/Corectorul \d\s+9\b/);
+    await expect.poll(() => marks(ioana)).toMatch(/Corectorul \d\s+5\b/);
+    await ioana.getByRole('button', { name: 'Notă liberă' }).click();
+    await ioana.getByLabel(/^Nota \(0/).fill('8');
+    await ioana.getByRole('button', { name: 'Salvează medierea' }).click();
+    await toast(ioana, 'Nota a fost salvată');
+    await expect.poll(() => marks(ioana)).toMatch(/Punctaj final[\s\S]*8/);
+    await shot(ioana, 'appeal-mediation-ro');
+    await ioana.context().close();
   }, 240_000);
 
   it('the student reads the final score after the appeal, in Romanian and English', async () => {

@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   'TESTS_STILL_RUNNING',
   'REVIEW_CHANGED',
   'REVIEW_CLOSED',
+  'CONFLICT_OF_INTEREST',
   'APPEAL_NOT_ALLOWED',
   'STORAGE_UNAVAILABLE',
   'PAPER_IMAGE_MISSING',
@@ -123,6 +124,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   REVIEW_CHANGED: 409,
   /** The entry no longer takes this write (both marks given, mediated, appealed, decided). */
   REVIEW_CLOSED: 409,
+  /** A mark, mediation or decision on the answer of the caller's own student (their
+   * coordinating teacher's, or their team's): someone else does it. */
+  CONFLICT_OF_INTEREST: 403,
   /** An appeal outside the window, a second one on the item, or on an item without a final
    * score (`details.reason`: window, already_appealed, no_final_score). */
   APPEAL_NOT_ALLOWED: 409,
@@ -182,6 +186,8 @@ export const FIELD_CODES = [
   'out_of_range',
   /** A mark that is not a multiple of the phase's step (0.5 by default). */
   'not_in_step',
+  /** A teacher named for a student's answer who coordinates the student or is of their team. */
+  'conflict',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

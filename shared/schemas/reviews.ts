@@ -622,9 +622,17 @@ export const reviewProgressSchema = z.object({
 });
 export type ReviewProgress = z.infer<typeof reviewProgressSchema>;
 
-/** `POST …/reminders`: who was mailed, with their open work. */
+/** A reviewer gets at most one reminder of a phase's marking in this time. */
+export const REMINDER_INTERVAL_HOURS = 12;
+
+/**
+ * `POST …/reminders`: who was mailed, with their open work, and who was not because they had a
+ * reminder of the phase less than REMINDER_INTERVAL_HOURS ago (`retryAfter`: when they may get
+ * the next one).
+ */
 export const reminderResultSchema = z.object({
   sent: z.array(z.object({ teacherId: z.string(), open: z.number(), mediationsOpen: z.number() })),
+  skipped: z.array(z.object({ teacherId: z.string(), retryAfter: z.string() })),
 });
 export type ReminderResult = z.infer<typeof reminderResultSchema>;
 

@@ -23,6 +23,7 @@ import {
   type ReviewsContext,
   stale,
 } from './context.js';
+import { conflictedAmong, conflictOfInterest } from './deciders.js';
 import { markingMaterial } from './material.js';
 import * as repo from './reviews.repo.js';
 import { APPEAL_ROUND, markingFlow } from './rounds.js';
@@ -31,7 +32,11 @@ import { APPEAL_ROUND, markingFlow } from './rounds.js';
 // re-marking and its mediation (the same flow as first marking, rounds.ts), the committee's
 // decision, the history and files; and who re-marks an appeal when a student files it.
 
-/** Gives an appeal two teachers of the question who did not mark the answer before. */
+/**
+ * Gives an appeal two teachers of the question who neither marked nor mediated the answer before
+ * and do not coordinate the student (nor are of their team); the question's mediator only when
+ * no one else is left. Fewer than two when the question has no more such teachers.
+ */
 export async function assignAppeal(
   ctx: ReviewsContext,
   tx: Db,
@@ -45,11 +50,14 @@ export async function assignAppeal(
   const before = ((await repo.findMarks(tx, [entry.id])).get(entry.id) ?? []).map(
     (m) => m.reviewerId,
   );
-  const exclude = new Set([...before, ...(entry.mediatorId ? [entry.mediatorId] : [])]);
   const codes = await repo.findTeacherCodes(tx, pool);
   const teams = await repo.findStudentTeams(tx, [appeal.studentId]);
-  const avoid = conflictsOf(teams.get(appeal.studentId), codes, pool);
-  if (teachers?.mediatorTeacher) avoid.add(teachers.mediatorTeacher);
+  const exclude = new Set([
+    ...before,
+    ...(entry.mediatorId ? [entry.mediatorId] : []),
+    ...conflictsOf(teams.get(appeal.studentId), codes, pool),
+  ]);
+  const avoid = new Set(teachers?.mediatorTeacher ? [teachers.mediatorTeacher] : []);
   const picked = pickReviewers(
     pool,
     await repo.loadOfQuestion(tx, appeal.itemId),
@@ -142,7 +150,7 @@ export function appeals(ctx: ReviewsContext) {
       input: MarkInput,
     ): Promise<ContestationEntry> => flow.saveMark(APPEAL_ROUND, actor, ids, reviewId, input),
 
-    /** The appeal's mediator (who did not mark the answer before) settles it. */
+    /** The appeal's mediator (who neither marked nor mediated the answer before) settles it. */
     mediateAppeal: (
       actor: Actor,
       ids: PhaseIds,
@@ -164,6 +172,9 @@ export function appeals(ctx: ReviewsContext) {
         const row = await repo.lockAppeal(tx, scope.phase.id, reviewId);
         if (!row) throw notFound('appeal');
         if (row.kind !== 'committee') throw forbidden();
+        if ((await conflictedAmong(tx, row.studentId, [actor.id])).size > 0) {
+          throw conflictOfInterest();
+        }
         if (input.version !== undefined && input.version !== row.version) throw stale();
         if (row.status !== 'pending') throw closed();
         const now = clock.now();
@@ -201,7 +212,7 @@ export function appeals(ctx: ReviewsContext) {
       const scope = await ctx.requireScope(actor, ids);
       const { row } = await ctx.requireAppealView(db, scope, reviewId);
       if (!row.answerId) throw notFound('file');
-      return read.answerZip(row.answerId);
+      return read.answerZip(row.answerId, row.code);
     },
 
     async appealFile(actor: Actor, ids: PhaseIds, reviewId: string, fileId: string) {

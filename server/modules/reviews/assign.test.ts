@@ -12,16 +12,20 @@ describe('pickReviewers', () => {
     expect([...load.values()]).toEqual([4, 4, 4, 4, 4]);
   });
 
-  it('avoids a conflicted teacher while others are free, and never picks an excluded one', () => {
+  it('avoids the mediator while others are free, and never picks an excluded one', () => {
     const load = new Map<string, number>();
-    expect(pickReviewers(['coord', 'b', 'c'], load, new Set(), new Set(['coord']), 2)).toEqual([
+    expect(pickReviewers(['med', 'b', 'c'], load, new Set(), new Set(['med']), 2)).toEqual([
       'b',
       'c',
     ]);
     // Only when the pool has nobody else.
-    expect(pickReviewers(['coord', 'b'], new Map(), new Set(), new Set(['coord']), 2)).toEqual([
+    expect(pickReviewers(['med', 'b'], new Map(), new Set(), new Set(['med']), 2)).toEqual([
       'b',
-      'coord',
+      'med',
+    ]);
+    // A conflicted teacher is excluded, so never picked, even when the pool is short.
+    expect(pickReviewers(['coord', 'b'], new Map(), new Set(['coord']), new Set(), 2)).toEqual([
+      'b',
     ]);
     expect(pickReviewers(['a', 'b', 'c'], new Map(), new Set(['a', 'b']), new Set(), 2)).toEqual([
       'c',

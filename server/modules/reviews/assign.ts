@@ -2,8 +2,9 @@ import { randomInt } from 'node:crypto';
 
 /**
  * Picks `count` distinct teachers of a question's pool for one answer: never one in `exclude`
- * (already marking it, or marked it the first time); those in `avoid` (the student's own
- * coordinating teacher, the question's mediator) only when the pool has nobody else; among the
+ * (already marking it, marked or mediated it the first time, or — the conflict rule — the
+ * student's own coordinating teacher and their team); those in `avoid` (the question's
+ * mediator) only when the pool has nobody else; among the
  * rest the least loaded first, then in the pool's order. `load` is counted up for each pick,
  * so a run over many answers spreads them evenly.
  */

@@ -11,6 +11,7 @@ import type { PhaseIds } from '../../lib/route-params.js';
 import { canManageExam, findPhasePath, loadExamAccess, seesWholeExam } from '../exams/index.js';
 import type { ResourceMgmt } from '../questions/index.js';
 import { findTestResults, type MarkedAnswer, recordMarkedScore } from '../results/index.js';
+import { decides, decidingOf } from './deciders.js';
 import * as repo from './reviews.repo.js';
 import { appealView, entryView, type PhaseSettings, type Viewer } from './reviews.view.js';
 
@@ -127,15 +128,14 @@ export function reviewsContext(deps: ReviewsDeps) {
     // One after another: `tx` may be a transaction, whose one connection runs a query at a time.
     const marks = await repo.findMarks(tx, ids);
     const appealed = await repo.entriesWithAppeal(tx, ids);
-    const mediators = await repo.findMediators(
-      tx,
-      rows.map((r) => r.itemId),
-    );
+    const deciding = await decidingOf(tx, rows, [scope.viewer.id]);
     return rows.flatMap((r) => {
+      const d = deciding.get(r.id);
       const view = entryView(
         r,
         marks.get(r.id) ?? [],
-        mediators.get(r.itemId) ?? null,
+        d?.mediatorId ?? null,
+        decides(d, scope.viewer),
         appealed.has(r.id),
         scope.settings,
         scope.viewer,
@@ -149,15 +149,14 @@ export function reviewsContext(deps: ReviewsDeps) {
       tx,
       rows.map((r) => r.id),
     );
-    const mediators = await repo.findMediators(
-      tx,
-      rows.map((r) => r.itemId),
-    );
+    const deciding = await decidingOf(tx, rows, [scope.viewer.id]);
     return rows.flatMap((r) => {
+      const d = deciding.get(r.id);
       const view = appealView(
         r,
         marks.get(r.id) ?? [],
-        mediators.get(r.itemId) ?? null,
+        d?.mediatorId ?? null,
+        decides(d, scope.viewer),
         scope.settings,
         scope.viewer,
       );

@@ -128,7 +128,7 @@ export function marking(ctx: ReviewsContext) {
     async reviewAnswerZip(actor: Actor, ids: PhaseIds, reviewId: string) {
       const scope = await ctx.requireScope(actor, ids);
       const { row } = await ctx.requireEntryView(db, scope, reviewId);
-      return read.answerZip(row.answerId);
+      return read.answerZip(row.answerId, row.code);
     },
 
     async reviewFile(actor: Actor, ids: PhaseIds, reviewId: string, fileId: string) {

@@ -20,6 +20,9 @@ export async function rubricOf(db: Db, itemId: string): Promise<Rubric> {
   };
 }
 
+/** The date every entry of a marker's zip carries, whenever its page was uploaded. */
+export const NEUTRAL_ZIP_DATE = new Date(Date.UTC(1980, 0, 1));
+
 /** `page-01.png`: an answer's page named by its place only. */
 function pageName(index: number, mime: string) {
   return `page-${String(index + 1).padStart(2, '0')}${extensionOf(mime)}`;
@@ -85,8 +88,12 @@ export function markingMaterial(ctx: ReviewsContext) {
       };
     },
 
-    /** Every page of the answer, in order, as `response_{answerId}.zip`. */
-    async answerZip(answerId: string) {
+    /**
+     * Every page of the answer, in order, as `response_{code}.zip` (the anonymous code: an
+     * answer's id is time-ordered, so it would tell when the paper was handed in). Every entry
+     * is dated 1980-01-01, the earliest date a zip header holds: the upload time stays out.
+     */
+    async answerZip(answerId: string, code: string) {
       const answer = await repo.findAnswerById(db, answerId);
       const ids = answer?.fileIds ?? [];
       if (ids.length === 0) throw notFound('file');
@@ -98,11 +105,11 @@ export function markingMaterial(ctx: ReviewsContext) {
         entries.push({
           name: pageName(i, f.mime),
           data: await storage.get(f.storageKey),
-          modifiedAt: f.createdAt,
+          modifiedAt: NEUTRAL_ZIP_DATE,
         });
       }
       return {
-        name: `response_${answerId}.zip`,
+        name: `response_${code}.zip`,
         mime: 'application/zip',
         data: buildZip(entries),
       };

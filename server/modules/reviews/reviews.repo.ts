@@ -292,6 +292,52 @@ export async function findMarks(db: Db, parentIds: readonly string[]) {
   return byParent;
 }
 
+/** Who mediated these entries in the first round (those never mediated are left out). */
+export async function findEntryMediators(db: Db, entryIds: readonly string[]) {
+  const byEntry = new Map<string, string>();
+  if (entryIds.length === 0) return byEntry;
+  const rows = await db
+    .select({ id: reviewEntries.id, mediatorId: reviewEntries.mediatorId })
+    .from(reviewEntries)
+    .where(inArray(reviewEntries.id, [...new Set(entryIds)]));
+  for (const r of rows) if (r.mediatorId) byEntry.set(r.id, r.mediatorId);
+  return byEntry;
+}
+
+/**
+ * When each teacher was last reminded of the phase's marking (the time the reminder recorded in
+ * its audit event, on the service's clock).
+ */
+export async function findLastReminders(db: Db, phaseId: string) {
+  const rows = await db
+    .select({ after: auditEvents.after, at: auditEvents.at })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.entityType, 'phase'),
+        eq(auditEvents.entityId, phaseId),
+        eq(auditEvents.action, 'review.reminded'),
+      ),
+    );
+  const last = new Map<string, Date>();
+  for (const r of rows) {
+    const after = r.after as { teacherIds?: unknown; sentAt?: unknown } | null;
+    const at = typeof after?.sentAt === 'string' ? new Date(after.sentAt) : r.at;
+    const ids = Array.isArray(after?.teacherIds) ? after.teacherIds : [];
+    for (const id of ids) {
+      if (typeof id !== 'string') continue;
+      const known = last.get(id);
+      if (!known || known < at) last.set(id, at);
+    }
+  }
+  return last;
+}
+
+/** Holds the phase's row until the transaction ends: one reminder round at a time. */
+export async function lockPhase(db: Db, phaseId: string) {
+  await db.select({ id: phases.id }).from(phases).where(eq(phases.id, phaseId)).for('update');
+}
+
 export async function updateMark(
   db: Db,
   id: string,

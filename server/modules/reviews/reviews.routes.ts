@@ -16,6 +16,7 @@ import {
   listQuerySchema,
   markerPhaseSchema,
   markInputSchema,
+  REMINDER_INTERVAL_HOURS,
   REVIEW_LIST_TYPES,
   REVIEW_STATUSES,
   reassignInputSchema,
@@ -450,6 +451,10 @@ export function reviewsRoutes(reviews: ReviewsService) {
         schema: {
           tags: TAGS,
           summary: 'Mail reviewers with work still open',
+          description:
+            'Staff; audited. A reviewer gets at most one reminder of the phase every ' +
+            `${REMINDER_INTERVAL_HOURS} hours: one reminded sooner is left out and listed in ` +
+            '`skipped` with `retryAfter`, when the next one may go.',
           params: phaseParams,
           body: reminderInputSchema,
           response: { 200: reminderResultSchema },

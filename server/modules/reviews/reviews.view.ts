@@ -68,10 +68,15 @@ function gradesOf(marks: readonly MarkRow[], all: boolean) {
   return { grade1, grade2, average };
 }
 
+/**
+ * `mediatorId` is the question's mediator when the rules let them decide the row (deciders.ts),
+ * `decides` whether the viewer decides it when its marks differ too much.
+ */
 export function entryView(
   row: EntryRow,
   marks: readonly MarkRow[],
   mediatorId: string | null,
+  decides: boolean,
   hasAppeal: boolean,
   settings: PhaseSettings,
   viewer: Viewer,
@@ -107,15 +112,17 @@ export function entryView(
     myRole: role,
     version: row.version,
     canMark: role === 'reviewer' && row.status === 'marking' && !hasAppeal,
-    canMediate: mediatorId === viewer.id && row.status === 'needs_mediation' && !hasAppeal,
+    canMediate: decides && row.status === 'needs_mediation' && !hasAppeal,
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
+/** `mediatorId` and `decides` as for entryView. */
 export function appealView(
   row: AppealRow,
   marks: readonly MarkRow[],
   mediatorId: string | null,
+  decides: boolean,
   settings: PhaseSettings,
   viewer: Viewer,
 ): ContestationEntry | undefined {
@@ -162,11 +169,7 @@ export function appealView(
     myRole: role,
     version: row.version,
     canMark: role === 'reviewer' && row.kind === 'remark' && row.status === 'pending',
-    canMediate:
-      row.kind === 'remark' &&
-      mediatorId === viewer.id &&
-      row.status === 'needs_mediation' &&
-      !marks.some((m) => m.reviewerId === viewer.id),
+    canMediate: row.kind === 'remark' && decides && row.status === 'needs_mediation',
     canDecide: viewer.manage && row.kind === 'committee' && row.status === 'pending',
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -19,6 +19,7 @@ import {
   type Scope,
   stale,
 } from './context.js';
+import { conflictedAmong, conflictOfInterest, decides, decidingOf } from './deciders.js';
 import * as repo from './reviews.repo.js';
 
 // The two rounds of marking, first marking (an entry) and an appeal's re-marking, follow one
@@ -28,7 +29,15 @@ import * as repo from './reviews.repo.js';
 // score does — is a round's description below; `saveMark` and `saveMediation` are the flow.
 
 /** The columns the flow reads of an entry or an appeal. */
-type RoundRow = { id: string; itemId: string; maxScore: number; version: number };
+type RoundRow = {
+  id: string;
+  itemId: string;
+  studentId: string;
+  maxScore: number;
+  version: number;
+  /** An appeal's first-round entry. */
+  entryId?: string | null;
+};
 
 /** How a score was decided, and the mediator's mark when it was theirs. */
 type Decision = { how: 'average' | 'mediator'; actorId: string; at: Date; mark?: CheckedMark };
@@ -49,8 +58,6 @@ type Round<Row extends RoundRow, View> = {
   markedByPeople(row: Row): boolean;
   /** Whether it waits for reviewers' marks, or for its mediator. */
   awaits(tx: Db, row: Row, stage: 'marks' | 'mediation'): Promise<boolean>;
-  /** Whether the question's mediator may decide it (beyond being its mediator). */
-  mediatorMayDecide(tx: Db, row: Row, actorId: string): Promise<boolean>;
   /** The patch of two marks too far apart. */
   waitsForMediator: Partial<Row>;
   /** The audit's `before` of a mediation. */
@@ -90,7 +97,6 @@ export const REVIEW_ROUND: Round<repo.EntryRow, ReviewEntry> = {
   awaits: async (tx, row, stage) =>
     row.status === (stage === 'marks' ? 'marking' : 'needs_mediation') &&
     !(await appealedEntry(tx, row.id)),
-  mediatorMayDecide: async () => true,
   waitsForMediator: { status: 'needs_mediation' },
   mediationBefore: { score: null },
   async decide(ctx, tx, _scope, row, score, by) {
@@ -117,8 +123,9 @@ export const REVIEW_ROUND: Round<repo.EntryRow, ReviewEntry> = {
 };
 
 /**
- * An appeal's re-marking: two other teachers of the question, then a mediator who did not mark
- * the answer either; the result settles against the original score (resolveRemark).
+ * An appeal's re-marking: two other teachers of the question, then a mediator who neither marked
+ * nor mediated the answer before (else the exam's admins, deciders.ts); the result settles
+ * against the original score (resolveRemark).
  */
 export const APPEAL_ROUND: Round<repo.AppealRow, ContestationEntry> = {
   entity: 'review_appeal',
@@ -131,12 +138,6 @@ export const APPEAL_ROUND: Round<repo.AppealRow, ContestationEntry> = {
   markedByPeople: (row) => row.kind === 'remark',
   awaits: async (_tx, row, stage) =>
     row.status === (stage === 'marks' ? 'pending' : 'needs_mediation'),
-  // Whoever marked the answer before (either round) does not decide its appeal.
-  async mediatorMayDecide(tx, row, actorId) {
-    const marked = [row.id, ...(row.entryId ? [row.entryId] : [])];
-    const earlier = await repo.findMarks(tx, marked);
-    return ![...earlier.values()].flat().some((m) => m.reviewerId === actorId);
-  },
   waitsForMediator: { status: 'needs_mediation' },
   async decide(ctx, tx, scope, row, score, by) {
     const resolved = await ctx.resolveRemark(tx, row, scope, score, by.actorId, by.at);
@@ -201,6 +202,10 @@ export function markingFlow(ctx: ReviewsContext) {
         const marks = (await repo.findMarks(tx, [row.id])).get(row.id) ?? [];
         const mine = marks.find((m) => m.reviewerId === actor.id);
         if (!mine || !round.markedByPeople(row)) throw forbidden();
+        // Assigned before the student named them coordinator, or by hand: still not theirs.
+        if ((await conflictedAmong(tx, row.studentId, [actor.id])).size > 0) {
+          throw conflictOfInterest();
+        }
         if (input.version !== undefined && input.version !== row.version) throw stale();
         if (!(await round.awaits(tx, row, 'marks'))) throw closed();
         const mark = await checked(tx, scope, row, input);
@@ -233,7 +238,10 @@ export function markingFlow(ctx: ReviewsContext) {
       });
     },
 
-    /** The question's mediator decides an entry or appeal whose two marks differ too much. */
+    /**
+     * The question's mediator decides an entry or appeal whose two marks differ too much; the
+     * exam's admins when the rules bar that mediator (deciders.ts).
+     */
     async saveMediation<Row extends RoundRow, View>(
       round: Round<Row, View>,
       actor: Actor,
@@ -242,10 +250,11 @@ export function markingFlow(ctx: ReviewsContext) {
       input: MarkInput,
     ): Promise<View> {
       return inLockedRow(round, actor, ids, reviewId, async (tx, scope, row) => {
-        if (!round.markedByPeople(row) || (await repo.findMediator(tx, row.itemId)) !== actor.id) {
-          throw forbidden();
+        if (!round.markedByPeople(row)) throw forbidden();
+        const deciding = (await decidingOf(tx, [row], [actor.id])).get(row.id);
+        if (!decides(deciding, scope.viewer)) {
+          throw deciding?.conflicted.has(actor.id) ? conflictOfInterest() : forbidden();
         }
-        if (!(await round.mediatorMayDecide(tx, row, actor.id))) throw forbidden();
         if (input.version !== undefined && input.version !== row.version) throw stale();
         if (!(await round.awaits(tx, row, 'mediation'))) throw closed();
         const mark = await checked(tx, scope, row, input);

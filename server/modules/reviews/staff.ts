@@ -1,11 +1,12 @@
-import type {
-  ReassignInput,
-  ReassignResult,
-  ReminderInput,
-  ReminderResult,
-  ReviewProgress,
-  Rubric,
-  RubricInput,
+import {
+  REMINDER_INTERVAL_HOURS,
+  type ReassignInput,
+  type ReassignResult,
+  type ReminderInput,
+  type ReminderResult,
+  type ReviewProgress,
+  type Rubric,
+  type RubricInput,
 } from '../../../shared/schemas/reviews.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
@@ -21,8 +22,10 @@ import * as repo from './reviews.repo.js';
 // marking has come, reminders to reviewers who lag, and handing a reviewer's open work to
 // others.
 
+const REMINDER_INTERVAL_MS = REMINDER_INTERVAL_HOURS * 60 * 60 * 1000;
+
 export function staff(ctx: ReviewsContext) {
-  const { db, questions, outbox, origin } = ctx;
+  const { db, clock, questions, outbox, origin } = ctx;
 
   return {
     async getRubric(actor: Actor, ids: PhaseIds, itemId: string): Promise<Rubric> {
@@ -115,7 +118,12 @@ export function staff(ctx: ReviewsContext) {
       };
     },
 
-    /** Mails reviewers who still have marks or mediations to give. */
+    /**
+     * Mails reviewers who still have marks or mediations to give, each at most once per phase in
+     * REMINDER_INTERVAL_HOURS: one reminded sooner is skipped and listed with when the next
+     * reminder may go. Reminder rounds of a phase run one at a time (the phase's row locked),
+     * so two clicks at once cannot both mail.
+     */
     async remind(actor: Actor, ids: PhaseIds, input: ReminderInput): Promise<ReminderResult> {
       const scope = await ctx.requireScope(actor, ids);
       if (!scope.viewer.whole) throw forbidden();
@@ -135,10 +143,19 @@ export function staff(ctx: ReviewsContext) {
         due.map((d) => d.teacherId),
       );
       const sent: ReminderResult['sent'] = [];
+      const skipped: ReminderResult['skipped'] = [];
+      const now = clock.now();
       await db.transaction(async (tx) => {
+        await repo.lockPhase(tx, scope.phase.id);
+        const last = await repo.findLastReminders(tx, scope.phase.id);
         for (const d of due) {
           const p = people.get(d.teacherId);
           if (!p || p.deletedAt) continue;
+          const next = new Date((last.get(d.teacherId)?.getTime() ?? 0) + REMINDER_INTERVAL_MS);
+          if (next > now) {
+            skipped.push({ teacherId: d.teacherId, retryAfter: next.toISOString() });
+            continue;
+          }
           await outbox.enqueue(tx, {
             template: 'review-reminder',
             to: p.email,
@@ -158,13 +175,19 @@ export function staff(ctx: ReviewsContext) {
           action: 'review.reminded',
           entityType: 'phase',
           entityId: scope.phase.id,
-          after: { teacherIds: sent.map((s) => s.teacherId) },
+          after: { teacherIds: sent.map((s) => s.teacherId), sentAt: now.toISOString() },
         });
       });
-      return { sent };
+      return { sent, skipped };
     },
 
-    /** A reviewer who cannot mark hands their open marks to other teachers of the question. */
+    /**
+     * A reviewer who cannot mark hands their open marks to other teachers of the question: never
+     * to one who coordinates the student (or is of their team), marked the answer, or — for an
+     * appeal — mediated it the first time. A named `toTeacherId` with a conflict for any of the
+     * marks is refused (`toTeacherId: conflict`), nothing moved; chosen automatically, a mark
+     * no teacher can take stays put and counts as unmoved.
+     */
     async reassign(actor: Actor, ids: PhaseIds, input: ReassignInput): Promise<ReassignResult> {
       const scope = await ctx.requireScope(actor, ids);
       if (!scope.viewer.whole) throw forbidden();
@@ -184,6 +207,16 @@ export function staff(ctx: ReviewsContext) {
           tx,
           open.map((o) => o.student_id),
         );
+        if (input.toTeacherId) {
+          const to = input.toTeacherId;
+          if (open.some((o) => conflictsOf(teams.get(o.student_id), codes, [to]).has(to))) {
+            throw fieldError({ toTeacherId: ['conflict'] });
+          }
+        }
+        const firstMediators = await repo.findEntryMediators(
+          tx,
+          open.flatMap((o) => (o.entry_id ? [o.entry_id] : [])),
+        );
         const loads = new Map<string, Map<string, number>>();
         for (const itemId of itemIds) loads.set(itemId, await repo.loadOfQuestion(tx, itemId));
         let moved = 0;
@@ -194,15 +227,15 @@ export function staff(ctx: ReviewsContext) {
           );
           const t = teachers.get(o.item_id);
           const pool = input.toTeacherId ? [input.toTeacherId] : (t?.gradingTeachers ?? []);
-          const avoid = conflictsOf(teams.get(o.student_id), codes, pool);
-          if (t?.mediatorTeacher) avoid.add(t.mediatorTeacher);
-          const [to] = pickReviewers(
-            pool,
-            loads.get(o.item_id) ?? new Map(),
-            new Set([...taken, input.teacherId]),
-            avoid,
-            1,
-          );
+          const firstMediator = o.entry_id ? firstMediators.get(o.entry_id) : undefined;
+          const exclude = new Set([
+            ...taken,
+            input.teacherId,
+            ...(firstMediator ? [firstMediator] : []),
+            ...conflictsOf(teams.get(o.student_id), codes, pool),
+          ]);
+          const avoid = new Set(t?.mediatorTeacher ? [t.mediatorTeacher] : []);
+          const [to] = pickReviewers(pool, loads.get(o.item_id) ?? new Map(), exclude, avoid, 1);
           if (!to) continue;
           await repo.moveMark(tx, o.id, to);
           const slot = (await repo.findMarks(tx, [o.parent_id]))

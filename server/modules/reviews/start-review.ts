@@ -19,7 +19,9 @@ export function startReview(ctx: ReviewsContext) {
      * Checks that every question to mark has two grading teachers and a mediator (else 409
      * INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS with one detail per missing field), that an
      * online phase's tests are over (TESTS_STILL_RUNNING), then gives each answer waiting for
-     * marking its two reviewers. A hybrid test's items with no page are decided at 0.
+     * marking its two reviewers, never one who coordinates the student or is of their team: a
+     * question whose graders leave some answer fewer than two such teachers is refused the same
+     * way (`gradingTeachers`). A hybrid test's items with no page are decided at 0.
      */
     async beginReview(tx: Db, phase: ReviewedPhase, actorId: string, at: Date) {
       if (phase.type === 'online' && (await repo.hasRunningTests(tx, phase.id, at))) {
@@ -56,14 +58,16 @@ export function startReview(ctx: ReviewsContext) {
       const entries: Parameters<typeof repo.insertEntries>[1] = [];
       const marks: Parameters<typeof repo.insertMarks>[1] = [];
       const used = new Set<string>();
+      const short = new Set<string>();
       for (const answer of toMark) {
         const t = teachers.get(answer.itemId);
         const pool = t?.gradingTeachers ?? [];
         const load = loads.get(answer.itemId) ?? new Map<string, number>();
         loads.set(answer.itemId, load);
-        const avoid = conflictsOf(teams.get(answer.studentId), codes, pool);
-        if (t?.mediatorTeacher) avoid.add(t.mediatorTeacher);
-        const picked = pickReviewers(pool, load, new Set(), avoid, REVIEWERS_PER_ANSWER);
+        const conflicted = conflictsOf(teams.get(answer.studentId), codes, pool);
+        const avoid = new Set(t?.mediatorTeacher ? [t.mediatorTeacher] : []);
+        const picked = pickReviewers(pool, load, conflicted, avoid, REVIEWERS_PER_ANSWER);
+        if (picked.length < REVIEWERS_PER_ANSWER) short.add(answer.itemId);
         let code = anonymousCode();
         while (used.has(code)) code = anonymousCode();
         used.add(code);
@@ -88,6 +92,13 @@ export function startReview(ctx: ReviewsContext) {
             reviewerId,
           });
         });
+      }
+      if (short.size > 0) {
+        throw new AppError(
+          'INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS',
+          'Some answers have fewer than two grading teachers free of a conflict with their student',
+          [...short].map((itemId) => ({ itemId, field: 'gradingTeachers' as const })),
+        );
       }
       await repo.insertEntries(tx, entries);
       await repo.insertMarks(tx, marks);

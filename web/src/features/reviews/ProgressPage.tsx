@@ -2,6 +2,7 @@ import Assignment from '@mui/icons-material/Assignment';
 import MailOutline from '@mui/icons-material/MailOutline';
 import SwapHoriz from '@mui/icons-material/SwapHoriz';
 import {
+  Alert,
   Box,
   Button,
   LinearProgress,
@@ -19,7 +20,11 @@ import {
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { ReviewProgress } from '../../../../shared/schemas/reviews.js';
+import {
+  REMINDER_INTERVAL_HOURS,
+  type ReminderResult,
+  type ReviewProgress,
+} from '../../../../shared/schemas/reviews.js';
 import { type PhaseIds, usePhaseContext } from '../../components/phase/get-phase-context.js';
 import { PhaseCrumbs } from '../../components/phase/PhaseCrumbs.js';
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
@@ -57,10 +62,11 @@ function Progress({
   progress: ReviewProgress;
   context: NonNullable<ReturnType<typeof usePhaseContext>['data']>;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { notify } = useSnackbar();
   const tests = usePhaseTests(ids);
   const reminders = useSendReminders(ids);
+  const [skipped, setSkipped] = useState<ReminderResult['skipped']>([]);
   const [reassigning, setReassigning] = useState<Reviewer | null>(null);
   const [rubricOf, setRubricOf] = useState<Question | null>(null);
   const testName = (testId: string) => tests.data?.find((x) => x._id === testId)?.name ?? '';
@@ -73,7 +79,10 @@ function Progress({
   const remind = async (teacherIds?: string[]) => {
     try {
       const result = await reminders.mutateAsync(teacherIds ? { teacherIds } : {});
-      notify('reviews.progress.reminded', 'success', { count: result.sent.length });
+      setSkipped(result.skipped);
+      if (result.sent.length > 0 || result.skipped.length === 0) {
+        notify('reviews.progress.reminded', 'success', { count: result.sent.length });
+      }
     } catch (e) {
       notify('reviews.progress.remindFailed', 'error');
       void e;
@@ -103,6 +112,30 @@ function Progress({
           <Typography color="warning.dark" sx={{ mt: 1 }}>
             {t('reviews.progress.notStarted')}
           </Typography>
+        )}
+        {skipped.length > 0 && (
+          <Alert severity="warning" onClose={() => setSkipped([])} sx={{ mt: 1 }}>
+            {t('reviews.progress.remindSkipped', {
+              count: skipped.length,
+              hours: REMINDER_INTERVAL_HOURS,
+            })}
+            <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+              {skipped.map((s) => {
+                const r = progress.reviewers.find((x) => x.teacherId === s.teacherId);
+                return (
+                  <li key={s.teacherId}>
+                    {t('reviews.progress.remindAfter', {
+                      name: r ? teacherName(r) : '',
+                      at: new Intl.DateTimeFormat(i18n.language, {
+                        dateStyle: 'medium',
+                        timeStyle: 'short',
+                      }).format(new Date(s.retryAfter)),
+                    })}
+                  </li>
+                );
+              })}
+            </Box>
+          </Alert>
         )}
       </Box>
       <Paper component="section" aria-labelledby="progress-questions" sx={{ p: { xs: 1, sm: 2 } }}>

@@ -12,6 +12,7 @@ import {
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReviewProgress } from '../../../../../shared/schemas/reviews.js';
+import { ApiError } from '../../../api/client.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { useSnackbar } from '../../../lib/snackbar.js';
 import { useReassign } from '../api/progress.js';
@@ -68,8 +69,10 @@ export function ReassignDialog({ ids, reviewer, reviewers, questions, onClose }:
         },
       );
       onClose();
-    } catch {
-      setError('reviews.reassign.failed');
+    } catch (e) {
+      // A named teacher who coordinates one of the students: the field's own message.
+      const conflict = e instanceof ApiError && e.fieldErrors.toTeacherId?.includes('conflict');
+      setError(conflict ? 'error_conflict' : 'reviews.reassign.failed');
     }
   };
 

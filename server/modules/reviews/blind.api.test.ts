@@ -1,0 +1,378 @@
+import { and, eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContestationEntry, ReviewEntry } from '../../../shared/schemas/reviews.js';
+import { mailOutbox, reviewAppeals, reviewEntries, reviewMarks, users } from '../../db/schema.js';
+import { buildTestApp, type TestApp } from '../../test/app.js';
+import { fixedClock, type Signed } from '../../test/competition.js';
+import { reviewWorld } from './reviews.fixtures.js';
+
+// "Blind means blind": nobody marks, mediates or decides the answer of their own student (staff
+// and admins included, reassignments too); an appeal is mediated by someone who neither marked
+// nor mediated the answer before, else by the exam's admins; a marker's zip tells nothing of
+// when the pages came; reminders to a reviewer go at most once per phase in 12 hours.
+
+const clock = fixedClock();
+let t: TestApp;
+let w: Awaited<ReturnType<typeof reviewWorld>>;
+
+beforeAll(async () => {
+  t = await buildTestApp({ clock });
+  w = await reviewWorld(t);
+}, 300_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const codeOf = (res: LightMyRequestResponse) =>
+  (res.json() as { error?: { code?: string } }).error?.code;
+const detailsOf = (res: LightMyRequestResponse) =>
+  (res.json() as { error?: { details?: unknown } }).error?.details;
+const ok = <T>(res: LightMyRequestResponse): T => {
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as T;
+};
+const base = () => w.reviewBase(w.hybrid.id);
+const startReview = (phaseId: string) =>
+  w.call('PUT', `/exam-mgmt${w.phasePath(phaseId)}/review`, w.examAdmin.headers);
+const setTeachers = (phaseId: string, itemId: string, mediator: string, graders: string[]) =>
+  w.call(
+    'POST',
+    `/resource-mgmt${w.phasePath(phaseId)}/items/${itemId}/teachers`,
+    w.examAdmin.headers,
+    { mediatorTeacher: mediator, gradingTeachers: graders },
+  );
+const list = (url: string, who: Signed, filter: object = {}) =>
+  w.call('GET', `${url}?filter=${encodeURIComponent(JSON.stringify(filter))}`, who.headers);
+const signedOf = (id: string) => {
+  const all = [w.r1, w.r2, w.r3, w.r4, w.coordinator, w.mediator, w.examAdmin, w.staff];
+  const found = all.find((p) => p.id === id);
+  if (!found) throw new Error(`nobody signed in as ${id}`);
+  return found;
+};
+/** The student's coordinating teacher, as when they change it during the marking. */
+const setCoordinator = (studentId: string, teacherId: string) =>
+  t.database.db.update(users).set({ teacherRef: teacherId }).where(eq(users.id, studentId));
+
+const entryOf = async (studentId: string) => {
+  const [row] = await t.database.db
+    .select()
+    .from(reviewEntries)
+    .where(eq(reviewEntries.answerId, w.answerIds[studentId] ?? ''));
+  if (!row) throw new Error('no entry');
+  const marks = await t.database.db
+    .select()
+    .from(reviewMarks)
+    .where(eq(reviewMarks.parentId, row.id));
+  return { row, reviewers: marks.sort((a, b) => a.slot - b.slot).map((m) => m.reviewerId) };
+};
+
+/** Every local header and central directory entry of a zip: name and MS-DOS date and time. */
+function zipHeaders(zip: Buffer) {
+  const out: { kind: 'local' | 'central'; name: string; time: number; date: number }[] = [];
+  for (let i = 0; i + 4 <= zip.length; i++) {
+    const sig = zip.readUInt32LE(i);
+    if (sig === 0x04034b50) {
+      const n = zip.readUInt16LE(i + 26);
+      const name = zip.subarray(i + 30, i + 30 + n).toString('utf8');
+      out.push({
+        kind: 'local',
+        name,
+        time: zip.readUInt16LE(i + 10),
+        date: zip.readUInt16LE(i + 12),
+      });
+    } else if (sig === 0x02014b50) {
+      const n = zip.readUInt16LE(i + 28);
+      const name = zip.subarray(i + 46, i + 46 + n).toString('utf8');
+      out.push({
+        kind: 'central',
+        name,
+        time: zip.readUInt16LE(i + 12),
+        date: zip.readUInt16LE(i + 14),
+      });
+    }
+  }
+  return out;
+}
+/** 1980-01-01 00:00 in MS-DOS fields: day 1, month 1, year 1980 + 0. */
+const DOS_1980 = { time: 0, date: (1 << 5) | 1 };
+
+describe('the conflict rule at the start of review', () => {
+  it("never gives a student's answer to their coordinating teacher, refusing when too few are left", async () => {
+    const item = w.hybridItemId;
+    // Ana's coordinator and one other grader: Ana's answer would have one reviewer free of conflict.
+    ok(await setTeachers(w.hybrid.id, item, w.mediator.id, [w.coordinator.id, w.r1.id]));
+    const refused = await startReview(w.hybrid.id);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(codeOf(refused)).toBe('INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS');
+    expect(detailsOf(refused)).toEqual([{ itemId: item, field: 'gradingTeachers' }]);
+    expect(await t.database.db.select().from(reviewEntries)).toHaveLength(0);
+
+    ok(
+      await setTeachers(w.hybrid.id, item, w.mediator.id, [
+        w.coordinator.id,
+        w.r1.id,
+        w.r2.id,
+        w.r3.id,
+        w.r4.id,
+      ]),
+    );
+    ok(await startReview(w.hybrid.id));
+    const { reviewers } = await entryOf(w.ana.id);
+    expect(reviewers).toHaveLength(2);
+    expect(reviewers).not.toContain(w.coordinator.id);
+  });
+});
+
+describe('reminders to reviewers', () => {
+  it('go to a reviewer at most once per phase in 12 hours; the others are listed with when', async () => {
+    const url = `${base()}/reminders`;
+    const { reviewers } = await entryOf(w.bogdan.id);
+    const teacherId = reviewers[0] ?? '';
+    const mailsTo = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(mailOutbox)
+          .where(
+            and(
+              eq(mailOutbox.toAddress, signedOf(teacherId).email),
+              eq(mailOutbox.template, 'review-reminder'),
+            ),
+          )
+      ).length;
+    const first = ok<{ sent: { teacherId: string }[]; skipped: unknown[] }>(
+      await w.call('POST', url, w.staff.headers, { teacherIds: [teacherId] }),
+    );
+    expect(first.sent.map((s) => s.teacherId)).toEqual([teacherId]);
+    expect(first.skipped).toEqual([]);
+    expect(await mailsTo()).toBe(1);
+
+    // At once again, and for everyone: this reviewer is skipped, the mail not sent twice.
+    const again = ok<{ sent: { teacherId: string }[]; skipped: unknown[] }>(
+      await w.call('POST', url, w.staff.headers, {}),
+    );
+    expect(again.sent.map((s) => s.teacherId)).not.toContain(teacherId);
+    expect(again.skipped).toContainEqual({
+      teacherId,
+      retryAfter: new Date(clock.now().getTime() + 12 * 3600_000).toISOString(),
+    });
+    expect(await mailsTo()).toBe(1);
+
+    // Twelve hours on, the next reminder goes.
+    const now = clock.now().toISOString();
+    clock.set(new Date(clock.now().getTime() + 12 * 3600_000).toISOString());
+    const later = ok<{ sent: { teacherId: string }[] }>(
+      await w.call('POST', url, w.staff.headers, { teacherIds: [teacherId] }),
+    );
+    expect(later.sent.map((s) => s.teacherId)).toEqual([teacherId]);
+    expect(await mailsTo()).toBe(2);
+    clock.set(now);
+  });
+});
+
+describe('reassigning open marks', () => {
+  it('refuses a named teacher who coordinates the student, and never picks one by itself', async () => {
+    const { row, reviewers } = await entryOf(w.ana.id);
+    const from = reviewers[0] ?? '';
+    const url = `${base()}/reassignments`;
+    const named = await w.call('POST', url, w.staff.headers, {
+      teacherId: from,
+      itemId: w.hybridItemId,
+      toTeacherId: w.coordinator.id,
+    });
+    expect(named.statusCode, named.body).toBe(400);
+    expect(detailsOf(named)).toEqual({ toTeacherId: ['conflict'] });
+    expect((await entryOf(w.ana.id)).reviewers).toEqual(reviewers);
+
+    // Only Ana's coordinator is left to take it: her mark stays, counted as unmoved.
+    const others = [w.r1.id, w.r2.id, w.r3.id, w.r4.id].filter((id) => !reviewers.includes(id));
+    const teachersUrl = `/resource-mgmt${w.phasePath(w.hybrid.id)}/items/${w.hybridItemId}/teachers`;
+    const body = { mediatorTeacher: null, gradingTeachers: others };
+    ok(await w.call('DELETE', teachersUrl, w.examAdmin.headers, body));
+    const auto = ok<{ moved: number; unmoved: number }>(
+      await w.call('POST', url, w.staff.headers, { teacherId: from, itemId: w.hybridItemId }),
+    );
+    expect(auto.unmoved).toBeGreaterThanOrEqual(1);
+    const after = await entryOf(w.ana.id);
+    expect(after.row.id).toBe(row.id);
+    expect(after.reviewers).toEqual(reviewers);
+    expect(after.reviewers).not.toContain(w.coordinator.id);
+    ok(await w.call('POST', teachersUrl, w.examAdmin.headers, body));
+  });
+});
+
+describe('a marker who coordinates the student', () => {
+  it('may not mark the answer, even when assigned before', async () => {
+    const { row, reviewers } = await entryOf(w.bogdan.id);
+    const [p, q] = reviewers.map(signedOf);
+    if (!p || !q) throw new Error('reviewers');
+    const url = `${base()}/reviews/${row.id}`;
+    // Bogdan names p his coordinating teacher after the assignment.
+    await setCoordinator(w.bogdan.id, p.id);
+    const refused = await w.call('PUT', url, p.headers, { reviewerScore: 6 });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(codeOf(refused)).toBe('CONFLICT_OF_INTEREST');
+    const [mark] = await t.database.db
+      .select()
+      .from(reviewMarks)
+      .where(and(eq(reviewMarks.parentId, row.id), eq(reviewMarks.reviewerId, p.id)));
+    expect(mark?.score).toBeNull();
+    await setCoordinator(w.bogdan.id, w.otherTeacher.id);
+    ok(await w.call('PUT', url, p.headers, { reviewerScore: 6 }));
+  });
+});
+
+describe("a marker's zip of the pages", () => {
+  it('carries no upload time: every entry dated 1980-01-01, the archive named by the code', async () => {
+    const { row, reviewers } = await entryOf(w.carmen.id);
+    const res = await w.call(
+      'GET',
+      `${base()}/reviews/${row.id}/answer`,
+      signedOf(reviewers[0] ?? '').headers,
+    );
+    expect(res.statusCode).toBe(200);
+    const disposition = String(res.headers['content-disposition']);
+    expect(disposition).toContain(`response_${row.code}.zip`);
+    expect(disposition).not.toContain(row.answerId);
+    const headers = zipHeaders(res.rawPayload);
+    expect(headers.map((h) => [h.kind, h.name])).toEqual([
+      ['local', 'page-01.png'],
+      ['central', 'page-01.png'],
+    ]);
+    for (const h of headers) expect({ time: h.time, date: h.date }).toEqual(DOS_1980);
+  });
+});
+
+describe('an appeal whose re-marks differ too much', () => {
+  it('is not mediated by who mediated the answer first; the exam admins decide instead', async () => {
+    // Carmen's first marks 2 and 8 go to the question's mediator, who decides 5.
+    const { row, reviewers } = await entryOf(w.carmen.id);
+    const entryUrl = `${base()}/reviews/${row.id}`;
+    ok(await w.call('PUT', entryUrl, signedOf(reviewers[0] ?? '').headers, { reviewerScore: 2 }));
+    ok(await w.call('PUT', entryUrl, signedOf(reviewers[1] ?? '').headers, { reviewerScore: 8 }));
+    ok(await w.call('PUT', `${entryUrl}/mediations`, w.mediator.headers, { reviewerScore: 5 }));
+
+    await w.setPhase(w.hybrid.id, {
+      appealStartDate: new Date('2026-11-23T09:00:00Z'),
+      appealEndDate: new Date('2026-11-23T12:00:00Z'),
+    });
+    ok(
+      await w.call(
+        'PUT',
+        `/test-review/tests/${w.hybridTest.id}/items/${w.hybridItemId}/appeal`,
+        w.carmen.headers,
+        { reason: 'Punctul c este corect.' },
+      ),
+    );
+    const [appeal] = await t.database.db
+      .select()
+      .from(reviewAppeals)
+      .where(eq(reviewAppeals.entryId, row.id));
+    if (!appeal) throw new Error('no appeal');
+    const remarkers = (
+      await t.database.db.select().from(reviewMarks).where(eq(reviewMarks.parentId, appeal.id))
+    ).map((m) => m.reviewerId);
+    expect(remarkers).toHaveLength(2);
+    for (const id of remarkers) expect([...reviewers, w.mediator.id]).not.toContain(id);
+    const url = `${base()}/appeals/${appeal.id}`;
+    ok(await w.call('PUT', url, signedOf(remarkers[0] ?? '').headers, { reviewerScore: 1 }));
+    const split = ok<ContestationEntry>(
+      await w.call('PUT', url, signedOf(remarkers[1] ?? '').headers, { reviewerScore: 9 }),
+    );
+    expect(split.appealInfo.status).toBe('needs_mediation');
+
+    // The question's mediator decided the first round: not theirs to mediate, nor to see.
+    const byMediator = await w.call('PUT', `${url}/mediations`, w.mediator.headers, {
+      reviewerScore: 9,
+    });
+    expect(byMediator.statusCode, byMediator.body).toBe(404);
+    const waiting = ok<ContestationEntry[]>(
+      await list(`${base()}/appeals`, w.mediator, { type: 'NEEDS_MEDIATION_ITEMS' }),
+    );
+    expect(waiting.some((a) => a._id === appeal.id && a.canMediate)).toBe(false);
+
+    // The exam's admins decide it; staff who do not manage the exam do not.
+    const adminView = ok<ContestationEntry[]>(
+      await list(`${base()}/appeals`, w.examAdmin, { type: 'NEEDS_MEDIATION_ITEMS' }),
+    ).find((a) => a._id === appeal.id);
+    expect(adminView?.canMediate).toBe(true);
+    expect(
+      (await w.call('PUT', `${url}/mediations`, w.staff.headers, { reviewerScore: 6 })).statusCode,
+    ).toBe(403);
+    // An admin who coordinates Carmen is refused with the conflict's own code.
+    await setCoordinator(w.carmen.id, w.examAdmin.id);
+    const conflicted = await w.call('PUT', `${url}/mediations`, w.examAdmin.headers, {
+      reviewerScore: 6,
+    });
+    expect(conflicted.statusCode).toBe(403);
+    expect(codeOf(conflicted)).toBe('CONFLICT_OF_INTEREST');
+    await setCoordinator(w.carmen.id, w.otherTeacher.id);
+
+    const done = ok<ContestationEntry>(
+      await w.call('PUT', `${url}/mediations`, w.examAdmin.headers, { reviewerScore: 6 }),
+    );
+    expect(done.appealInfo).toMatchObject({ status: 'resolved', resultScore: 6, finalScore: 6 });
+    const [decided] = await t.database.db
+      .select()
+      .from(reviewAppeals)
+      .where(eq(reviewAppeals.id, appeal.id));
+    expect(decided?.mediatorId).toBe(w.examAdmin.id);
+  });
+});
+
+describe("a committee appeal of an exam admin's own student", () => {
+  it('is decided by another admin', async () => {
+    clock.set('2026-11-24T09:00:00.000Z');
+    ok(await setTeachers(w.online.id, w.openItemId, w.mediator.id, [w.r1.id, w.r2.id]));
+    ok(await startReview(w.online.id));
+    await w.setPhase(w.online.id, {
+      appealStartDate: new Date('2026-11-24T08:00:00Z'),
+      appealEndDate: new Date('2026-11-25T12:00:00Z'),
+    });
+    ok(
+      await w.call(
+        'PUT',
+        `/test-review/tests/${w.onlineTest.id}/items/${w.singleItemId}/appeal`,
+        w.ana.headers,
+        { reason: 'Varianta a este corectă.' },
+      ),
+    );
+    const onlineBase = w.reviewBase(w.online.id);
+    const [appeal] = ok<ContestationEntry[]>(
+      await list(`${onlineBase}/appeals`, w.examAdmin, { type: 'COMMITTEE_ITEMS' }),
+    );
+    if (!appeal) throw new Error('no appeal');
+    const url = `${onlineBase}/appeals/${appeal._id}/decision`;
+    await setCoordinator(w.ana.id, w.examAdmin.id);
+    const refused = await w.call('PUT', url, w.examAdmin.headers, { note: 'Barem corect' });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(codeOf(refused)).toBe('CONFLICT_OF_INTEREST');
+    const [still] = await t.database.db
+      .select()
+      .from(reviewAppeals)
+      .where(eq(reviewAppeals.id, appeal._id));
+    expect(still?.status).toBe('pending');
+    const closed = ok<ContestationEntry>(
+      await w.call('PUT', url, w.admin.headers, { note: 'Barem corect' }),
+    );
+    expect(closed.appealInfo.status).toBe('resolved');
+    await setCoordinator(w.ana.id, w.coordinator.id);
+    clock.set('2026-11-23T10:00:00.000Z');
+  });
+});
+
+describe('the trail a marker reads', () => {
+  it('names nobody and shows no one else’s work before their own mark', async () => {
+    const { row, reviewers } = await entryOf(w.ana.id);
+    const r = signedOf(reviewers[1] ?? '');
+    const trail = ok<{ actorId: string | null; by: string }[]>(
+      await w.call('GET', `${base()}/reviews/${row.id}/history`, r.headers),
+    );
+    expect(trail.every((e) => e.actorId === null)).toBe(true);
+    expect(JSON.stringify(trail)).not.toContain(w.ana.id);
+    expect(trail.every((e) => e.by === 'me' || e.by === 'system')).toBe(true);
+    const listed = ok<ReviewEntry[]>(await list(`${base()}/reviews`, r));
+    expect(JSON.stringify(listed)).not.toContain(w.ana.id);
+  });
+});
