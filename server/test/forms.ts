@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 
 /** Request bodies the API tests of several modules build: multipart forms and tiny files. */
 
@@ -38,7 +38,7 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-/** A 1×1 greyscale PNG (signature, IHDR, IEND). */
+/** A 1×1 greyscale PNG (signature, IHDR, IDAT, IEND): one an image library can read. */
 export function onePixelPng(): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(1, 0);
@@ -47,6 +47,8 @@ export function onePixelPng(): Buffer {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', ihdr),
+    // One row: filter type 0, one white pixel.
+    pngChunk('IDAT', deflateSync(Buffer.from([0, 0xff]))),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
+import sharp from 'sharp';
 import { makeEdition, makeEnrolment, makeExam, makePhase } from '../../db/factories.js';
 import { attempts, questions, testGrades, testItems, tests } from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -45,22 +46,46 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
-/** A real PNG of `size`×`size` pixels in one colour (padding bytes make it larger). */
-export function samplePng(size = 2, rgb: [number, number, number] = [40, 120, 200], pad = 0) {
+function rgbPng(width: number, rows: Buffer[], level?: number) {
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(rows.length, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(size).fill(rgb).flat())]);
-  const raw = Buffer.concat(Array(size).fill(row));
+  const raw = Buffer.concat(rows.map((r) => Buffer.concat([Buffer.from([0]), r])));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(raw)),
-    ...(pad > 0 ? [pngChunk('tEXt', Buffer.alloc(pad, 0x61))] : []),
+    pngChunk('IDAT', deflateSync(raw, level === undefined ? {} : { level })),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** A real PNG of `size`×`size` pixels in one colour. */
+export function samplePng(size = 2, rgb: [number, number, number] = [40, 120, 200]) {
+  const row = Buffer.from(Array(size).fill(rgb).flat());
+  return rgbPng(size, Array(size).fill(row));
+}
+
+/**
+ * A PNG of about `bytes` bytes of noise, which no compression makes smaller: the size rules
+ * count the stored page, which keeps the pixels and none of the metadata.
+ */
+export function noisyPng(bytes: number, seed = 1) {
+  const width = 64;
+  const rowBytes = width * 3;
+  let x = seed;
+  const next = () => {
+    // xorshift32: the same noise on every run.
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x & 0xff;
+  };
+  const rows = Array.from({ length: Math.ceil(bytes / (rowBytes + 1)) }, () =>
+    Buffer.from(Array.from({ length: rowBytes }, next)),
+  );
+  return rgbPng(width, rows, 0);
 }
 
 /** A one-page PDF with a line of text. */
@@ -87,8 +112,14 @@ export function samplePdf(text = 'Rezolvare') {
   return Buffer.from(body, 'latin1');
 }
 
-/** The start of a JPEG (enough for the type check). */
-export const sampleJpeg = () =>
+/** A real JPEG of `width`×`height` pixels in one colour. */
+export const sampleJpeg = (width = 8, height = 8) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 230, g: 230, b: 220 } } })
+    .jpeg()
+    .toBuffer();
+
+/** The start of a JPEG: enough for the type check, not for an image library. */
+export const brokenJpeg = () =>
   Buffer.concat([
     Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
     Buffer.from('JFIF\0', 'latin1'),

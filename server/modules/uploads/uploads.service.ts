@@ -20,6 +20,7 @@ import { detectFileType } from '../../lib/files/detect.js';
 import { cleanFileName } from '../../lib/files/names.js';
 import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
+import { stripMetadata } from '../../lib/files/strip.js';
 import { buildZip } from '../../lib/files/zip.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { holdRegistration } from '../exams/index.js';
@@ -40,9 +41,12 @@ export type UploadsDeps = { db: Db; storage: FileStorage; clock: Clock; maxFileB
 /** Which answer an upload goes to: the item, and the student (default: the caller). */
 export type UploadTarget = { itemId: string; studentId?: string };
 
-/** A file the bytes show to be one of the answer types, or why it is left out. */
+/**
+ * A file the bytes show to be one of the answer types, with the bytes kept (its metadata
+ * stripped), or why it is left out.
+ */
 type Checked =
-  | { upload: Upload; mime: string }
+  | { upload: Upload; mime: string; data: Buffer }
   | { upload: Upload; rejected: RejectedFile['code']; mime: string | null };
 
 const normalizeExt = (ext: string) => (ext.toLowerCase() === 'jpeg' ? 'jpg' : ext.toLowerCase());
@@ -64,7 +68,11 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
     fileTypes: [...ANSWER_FILE_TYPES],
   };
 
-  /** By the bytes, never the name: pdf, png and jpeg only; HEIC photos get their own code. */
+  /**
+   * By the bytes, never the name: pdf, png and jpeg only; HEIC photos get their own code.
+   * What is kept is the page without its metadata (blind marking); a file the image or PDF
+   * library cannot read is not of an accepted type either.
+   */
   async function check(upload: Upload): Promise<Checked> {
     if (upload.truncated || upload.data.length > maxFileBytes) {
       return { upload, rejected: 'FILE_TOO_LARGE', mime: null };
@@ -74,7 +82,9 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
     const ext = normalizeExt(type.ext);
     if (isHeif(ext, type.mime)) return { upload, rejected: 'FILE_TYPE_HEIC', mime: type.mime };
     if (!ALLOWED.has(ext)) return { upload, rejected: 'FILE_TYPE_NOT_ALLOWED', mime: type.mime };
-    return { upload, mime: type.mime };
+    const data = await stripMetadata(upload.data, type.mime);
+    if (!data) return { upload, rejected: 'FILE_TYPE_NOT_ALLOWED', mime: type.mime };
+    return { upload, mime: type.mime, data };
   }
 
   async function filesOf(tx: Db, rows: readonly repo.AnswerRow[]) {
@@ -179,10 +189,11 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
 
     /**
      * Adds the uploaded pages to the answer (created if missing). Each file is checked by
-     * its bytes: pdf, png and jpeg are kept, others are reported in `rejectedFiles` and
-     * ignored; when none is kept the call fails with the first refusal's code
-     * (FILE_TYPE_HEIC, FILE_TYPE_NOT_ALLOWED, FILE_TOO_LARGE). An answer holds at most
-     * MAX_ANSWER_FILES files and `maxAnswerBytes` (ANSWER_TOO_LARGE). Students upload their
+     * its bytes: pdf, png and jpeg are kept without their metadata, others (and files the
+     * libraries cannot read) are reported in `rejectedFiles` and ignored; when none is kept
+     * the call fails with the first refusal's code (FILE_TYPE_HEIC, FILE_TYPE_NOT_ALLOWED,
+     * FILE_TOO_LARGE). An answer holds at most MAX_ANSWER_FILES files and `maxAnswerBytes`
+     * of stored bytes (ANSWER_TOO_LARGE). Students upload their
      * own answers inside the window (TEST_NOT_ACTIVE); the exam's admins enter a paper
      * answer for any of its students (enteredBy, audited); nobody once the review has
      * started or the phase is closed (PHASE_CLOSED). The window is judged on arrival, so a
@@ -227,7 +238,7 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
       // transaction (or a storage that fails after the first pages) removes them again.
       try {
         for (const file of kept) {
-          await storage.put(storageKey(file.id), file.upload.data, file.mime);
+          await storage.put(storageKey(file.id), file.data, file.mime);
         }
         return await db.transaction(async (tx) => {
           await assertPhaseStillOpen(tx, scope, receivedAt);
@@ -244,8 +255,7 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
           assertMayChangeAnswer(scope.role, answer);
           const existing = await repo.findFiles(tx, answer.fileIds);
           const bytes =
-            existing.reduce((n, f) => n + f.size, 0) +
-            kept.reduce((n, f) => n + f.upload.data.length, 0);
+            existing.reduce((n, f) => n + f.size, 0) + kept.reduce((n, f) => n + f.data.length, 0);
           if (answer.fileIds.length + kept.length > MAX_ANSWER_FILES || bytes > maxAnswerBytes) {
             throw new AppError('ANSWER_TOO_LARGE', 'The answer would hold too much', {
               maxFiles: MAX_ANSWER_FILES,
@@ -258,8 +268,8 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
               id: f.id,
               storageKey: storageKey(f.id),
               mime: f.mime,
-              size: f.upload.data.length,
-              sha256: createHash('sha256').update(f.upload.data).digest('hex'),
+              size: f.data.length,
+              sha256: createHash('sha256').update(f.data).digest('hex'),
               ownerId: actor.id,
               originalName: cleanFileName(f.upload.filename, PAGE_NAME_FALLBACK),
             })),

@@ -1,0 +1,110 @@
+import {
+  PDFArray,
+  type PDFContext,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  type PDFObject,
+  PDFRef,
+  PDFStream,
+} from 'pdf-lib';
+import sharp from 'sharp';
+
+// Blind marking: a page must not name its student through its own metadata (EXIF Artist and
+// GPS, PNG text chunks, a PDF's Info and XMP). Images are decoded and written again by libvips,
+// which keeps the pixels and none of the rest; PDFs are rewritten by pdf-lib from their objects.
+
+/** JPEG pages are encoded again once: high quality, plain libjpeg, the photo's own chroma. */
+const JPEG_QUALITY = 92;
+
+// Decode what a viewer would show; only a file libvips cannot read as a whole is refused.
+const IMAGE_INPUT = { failOn: 'error', autoOrient: true } as const;
+
+const METADATA = PDFName.of('Metadata');
+const PIECE_INFO = PDFName.of('PieceInfo');
+
+async function stripJpeg(data: Buffer): Promise<Buffer> {
+  const { chromaSubsampling } = await sharp(data).metadata();
+  return sharp(data, IMAGE_INPUT)
+    .jpeg({
+      quality: JPEG_QUALITY,
+      mozjpeg: false,
+      chromaSubsampling: chromaSubsampling?.startsWith('4:4:4') ? '4:4:4' : '4:2:0',
+    })
+    .toBuffer();
+}
+
+async function stripPng(data: Buffer): Promise<Buffer> {
+  const { depth, channels } = await sharp(data).metadata();
+  const image = sharp(data, IMAGE_INPUT);
+  // libvips writes 8 bits a sample unless the image stays in a 16-bit colour space.
+  if (depth === 'ushort') image.toColourspace(channels <= 2 ? 'grey16' : 'rgb16');
+  return image.png().toBuffer();
+}
+
+/** Every object the document still reaches from its catalog. */
+function reachable(context: PDFContext): Set<PDFRef> {
+  const seen = new Set<PDFRef>();
+  const { Root } = context.trailerInfo;
+  const queue: PDFObject[] = Root ? [Root] : [];
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    if (next instanceof PDFRef) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      const target = context.lookup(next);
+      if (target) queue.push(target);
+    } else if (next instanceof PDFDict || next instanceof PDFArray) {
+      // One by one: a spread of a long array would overflow the call stack.
+      for (const item of next instanceof PDFDict ? next.values() : next.asArray()) queue.push(item);
+    } else if (next instanceof PDFStream) {
+      queue.push(next.dict);
+    }
+  }
+  return seen;
+}
+
+async function stripPdf(data: Buffer): Promise<Buffer> {
+  // updateMetadata: false, or pdf-lib writes its own Producer and dates into the Info.
+  const doc = await PDFDocument.load(data, { updateMetadata: false });
+  // pdf-lib makes what it can of broken bytes; a document without a page is not a page.
+  if (doc.getPageCount() === 0) throw new Error('PDF without pages');
+  const { context } = doc;
+  context.trailerInfo.Info = undefined;
+  for (const [, object] of context.enumerateIndirectObjects()) {
+    const dict =
+      object instanceof PDFStream ? object.dict : object instanceof PDFDict ? object : undefined;
+    dict?.delete(METADATA);
+    dict?.delete(PIECE_INFO);
+  }
+  // The Info and XMP objects, and those an earlier revision left behind, go with the rest
+  // that nothing points at any more.
+  const kept = reachable(context);
+  for (const [ref] of context.enumerateIndirectObjects()) {
+    if (!kept.has(ref)) context.delete(ref);
+  }
+  const saved = await doc.save({ addDefaultPage: false, updateFieldAppearances: false });
+  return Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
+}
+
+const STRIPPERS: Record<string, (data: Buffer) => Promise<Buffer>> = {
+  'image/jpeg': stripJpeg,
+  'image/png': stripPng,
+  'application/pdf': stripPdf,
+};
+
+/**
+ * The page as it looks, without its metadata: JPEG and PNG turned upright by their EXIF
+ * orientation and written again without EXIF, XMP, IPTC, text chunks or ICC profile (colours
+ * converted to sRGB; PNG losslessly), PDF without its Info dictionary, XMP streams and objects
+ * nothing refers to. Undefined when the library cannot read the bytes (or the PDF is
+ * encrypted or has no page), or for a type it does not know.
+ */
+export async function stripMetadata(data: Buffer, mime: string): Promise<Buffer | undefined> {
+  const strip = STRIPPERS[mime];
+  if (!strip) return undefined;
+  try {
+    return await strip(data);
+  } catch {
+    return undefined;
+  }
+}
