@@ -44,7 +44,12 @@ import {
   throttleRoutes,
   throttleService,
 } from './modules/auth/index.js';
-import { diplomaJobs, diplomasRoutes, diplomasService } from './modules/diplomas/index.js';
+import {
+  diplomaJobs,
+  diplomasPersonalData,
+  diplomasRoutes,
+  diplomasService,
+} from './modules/diplomas/index.js';
 import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { healthRoutes, readinessCheck } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
@@ -138,6 +143,7 @@ const PERSONAL_DATA: readonly PersonalDataPart[] = [
   resultsPersonalData,
   reviewsPersonalData,
   rankingsPersonalData,
+  diplomasPersonalData,
   auditPersonalData,
 ];
 

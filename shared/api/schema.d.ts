@@ -2850,7 +2850,7 @@ export interface paths {
         };
         /**
          * A person's data (GDPR access and portability), as JSON or a ZIP with files
-         * @description Admins only (403 otherwise). The profile and every module’s part: enrolments, attempts, answers with their points, results, ranks, answer files, sign-in records and the audit events about the person. `format=zip` adds the answers’ files. Audited as user.export.
+         * @description Admins only (403 otherwise). The profile and every module’s part: enrolments, attempts, answers with their points, results, ranks, diplomas issued (code and what each printed), answer files, sign-in records and the audit events about the person. `format=zip` adds the answers’ files. Audited as user.export.
          *
          *     Bearer token of admin (an account that is registered and active, or an admin).
          */
@@ -5810,10 +5810,13 @@ export interface operations {
                      *       "school": "Colegiul Național „Emil Racoviță”",
                      *       "prize": "first",
                      *       "studentCount": 1,
-                     *       "issuedAt": "text"
+                     *       "issuedAt": "text",
+                     *       "anonymised": true
                      *     }
                      */
                     "application/json": {
+                        /** @description The holder's data was erased at their request: the diploma is valid, but name, school and grade are not given. */
+                        anonymised: boolean;
                         code: string;
                         editionName: string;
                         examName: string;
@@ -5821,7 +5824,8 @@ export interface operations {
                         issuedAt: string;
                         /** @enum {string} */
                         kind: "student" | "teacher";
-                        name: string;
+                        /** @description The name as printed; null once the holder was anonymised at their request. */
+                        name: string | null;
                         phaseName: string;
                         /** @enum {string|null} */
                         prize: "first" | "second" | "third" | "mention" | null;
