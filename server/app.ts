@@ -59,7 +59,7 @@ import {
   playerService,
   registerSweeper,
 } from './modules/player/index.js';
-import { resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
+import { leaveQuestionPools, resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
 import {
   rankingsPersonalData,
   rankingsRoutes,
@@ -67,7 +67,12 @@ import {
   rulesService,
 } from './modules/rankings/index.js';
 import { resultsPersonalData } from './modules/results/index.js';
-import { reviewsPersonalData, reviewsRoutes, reviewsService } from './modules/reviews/index.js';
+import {
+  openMarkingWork,
+  reviewsPersonalData,
+  reviewsRoutes,
+  reviewsService,
+} from './modules/reviews/index.js';
 import {
   createPdfPrinter,
   type PdfPrinter,
@@ -258,6 +263,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cutAccess,
     personalData: PERSONAL_DATA,
     storage: deps.storage,
+    openMarkingWork,
+    leaveQuestionPools,
   });
   await app.register(peopleRoutes(people, config), { prefix: `${API_PREFIX}/user-mgmt` });
   await app.register(

@@ -2716,7 +2716,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Bearer token of teacher or admin (an account that is registered and active, or an admin). */
+        /**
+         * @description Refused with USER_HAS_RESULTS while the teacher has roles or students, or marks not given or mediations waiting (details: reason open_marking_work, openMarks, pendingMediations); once deleted, they are out of every question pool.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
         delete: operations["deleteTeacher"];
         options?: never;
         head?: never;
@@ -2833,7 +2837,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Bearer token of admin (an account that is registered and active, or an admin). */
+        /**
+         * @description Admins only. Refused with USER_HAS_RESULTS (details: reason open_marking_work, openMarks, pendingMediations) while the person has marks not given or mediations waiting; once done, they are out of every question pool.
+         *
+         *     Bearer token of admin (an account that is registered and active, or an admin).
+         */
         post: operations["postUserAnonymise"];
         delete?: never;
         options?: never;
@@ -31042,6 +31050,24 @@ export interface operations {
                      *         "statusCode": 404,
                      *         "code": "NOT_FOUND",
                      *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: USER_HAS_RESULTS. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "USER_HAS_RESULTS",
+                     *         "message": "USER_HAS_RESULTS"
                      *       }
                      *     }
                      */
