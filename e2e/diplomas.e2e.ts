@@ -190,4 +190,36 @@ describe.skipIf(!hasChromium)('diplomas in the browser', () => {
     await expect.poll(() => download.count(), { timeout: 10_000 }).toBe(1);
     await shot(page, 'diplomas-phase-en');
   });
+  it('once the holder was anonymised, the QR page confirms the diploma and names nobody', async () => {
+    const rows = await podium.db.select().from(diplomas).where(eq(diplomas.phaseId, ids.phase));
+    const ana = rows.find((r) => r.name === 'Ana-Ștefania Țurcanu');
+    expect(ana?.kind).toBe('student');
+    const raw = ana?.code ?? '';
+    // What anonymising leaves on the diploma (server/modules/diplomas/personal-data.ts).
+    await podium.db
+      .update(diplomas)
+      .set({ name: '', school: null, grade: null, anonymisedAt: new Date() })
+      .where(eq(diplomas.code, raw));
+    const code = `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8)}`;
+    const expected = {
+      ro: [
+        'Diplomă validă. Datele titularului au fost șterse la cererea sa',
+        'Șters la cererea titularului',
+      ],
+      en: [
+        "Valid diploma. The holder's data was erased at their request",
+        "Erased at the holder's request",
+      ],
+    } as const;
+    for (const lang of ['ro', 'en'] as const) {
+      const page = await open(lang);
+      await page.goto(`${podium.baseUrl}/diploma/verificare/${code}`);
+      await expect.poll(() => page.getByText(expected[lang][1]).count()).toBe(1);
+      expect(await page.getByText(expected[lang][0]).count()).toBe(1);
+      // The prize stays: "Premiul I", in English "First prize (Premiul I)".
+      expect(await page.getByText('Premiul I').count()).toBe(1);
+      expect(await page.getByText('Țurcanu').count()).toBe(0);
+      await shot(page, `diplomas-verify-anonymised-${lang}`);
+    }
+  });
 });

@@ -46,7 +46,12 @@ import {
   throttleRoutes,
   throttleService,
 } from './modules/auth/index.js';
-import { diplomaJobs, diplomasRoutes, diplomasService } from './modules/diplomas/index.js';
+import {
+  diplomaJobs,
+  diplomasPersonalData,
+  diplomasRoutes,
+  diplomasService,
+} from './modules/diplomas/index.js';
 import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { healthRoutes, readinessCheck, registerDatabaseGauges } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
@@ -56,7 +61,7 @@ import {
   playerService,
   registerSweeper,
 } from './modules/player/index.js';
-import { resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
+import { leaveQuestionPools, resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
 import {
   rankingsPersonalData,
   rankingsRoutes,
@@ -64,7 +69,12 @@ import {
   rulesService,
 } from './modules/rankings/index.js';
 import { resultsPersonalData } from './modules/results/index.js';
-import { reviewsPersonalData, reviewsRoutes, reviewsService } from './modules/reviews/index.js';
+import {
+  openMarkingWork,
+  reviewsPersonalData,
+  reviewsRoutes,
+  reviewsService,
+} from './modules/reviews/index.js';
 import {
   createPdfPrinter,
   type PdfPrinter,
@@ -142,6 +152,7 @@ const PERSONAL_DATA: readonly PersonalDataPart[] = [
   resultsPersonalData,
   reviewsPersonalData,
   rankingsPersonalData,
+  diplomasPersonalData,
   auditPersonalData,
 ];
 
@@ -267,6 +278,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cutAccess,
     personalData: PERSONAL_DATA,
     storage: deps.storage,
+    openMarkingWork,
+    leaveQuestionPools,
   });
   await app.register(peopleRoutes(people, config), { prefix: `${API_PREFIX}/user-mgmt` });
   await app.register(

@@ -2718,7 +2718,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Bearer token of teacher or admin (an account that is registered and active, or an admin). */
+        /**
+         * @description Refused with USER_HAS_RESULTS while the teacher has roles or students, or marks not given or mediations waiting (details: reason open_marking_work, openMarks, pendingMediations); once deleted, they are out of every question pool.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
         delete: operations["deleteTeacher"];
         options?: never;
         head?: never;
@@ -2835,7 +2839,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Bearer token of admin (an account that is registered and active, or an admin). */
+        /**
+         * @description Admins only. Refused with USER_HAS_RESULTS (details: reason open_marking_work, openMarks, pendingMediations) while the person has marks not given or mediations waiting; once done, they are out of every question pool.
+         *
+         *     Bearer token of admin (an account that is registered and active, or an admin).
+         */
         post: operations["postUserAnonymise"];
         delete?: never;
         options?: never;
@@ -2852,7 +2860,7 @@ export interface paths {
         };
         /**
          * A person's data (GDPR access and portability), as JSON or a ZIP with files
-         * @description Admins only (403 otherwise). The profile and every module’s part: enrolments, attempts, answers with their points, results, ranks, answer files, sign-in records and the audit events about the person. `format=zip` adds the answers’ files. Audited as user.export.
+         * @description Admins only (403 otherwise). The profile and every module’s part: enrolments, attempts, answers with their points, results, ranks, diplomas issued (code and what each printed), answer files, sign-in records and the audit events about the person. `format=zip` adds the answers’ files. Audited as user.export.
          *
          *     Bearer token of admin (an account that is registered and active, or an admin).
          */
@@ -5830,10 +5838,13 @@ export interface operations {
                      *       "school": "Colegiul Național „Emil Racoviță”",
                      *       "prize": "first",
                      *       "studentCount": 1,
-                     *       "issuedAt": "text"
+                     *       "issuedAt": "text",
+                     *       "anonymised": true
                      *     }
                      */
                     "application/json": {
+                        /** @description The holder's data was erased at their request: the diploma is valid, but name, school and grade are not given. */
+                        anonymised: boolean;
                         code: string;
                         editionName: string;
                         examName: string;
@@ -5841,7 +5852,8 @@ export interface operations {
                         issuedAt: string;
                         /** @enum {string} */
                         kind: "student" | "teacher";
-                        name: string;
+                        /** @description The name as printed; null once the holder was anonymised at their request. */
+                        name: string | null;
                         phaseName: string;
                         /** @enum {string|null} */
                         prize: "first" | "second" | "third" | "mention" | null;
@@ -31068,6 +31080,24 @@ export interface operations {
                      *         "statusCode": 404,
                      *         "code": "NOT_FOUND",
                      *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: USER_HAS_RESULTS. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "USER_HAS_RESULTS",
+                     *         "message": "USER_HAS_RESULTS"
                      *       }
                      *     }
                      */

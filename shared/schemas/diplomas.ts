@@ -98,24 +98,39 @@ export const diplomaJobSchema = z.object({
 });
 export type DiplomaJob = z.infer<typeof diplomaJobSchema>;
 
-/** `GET /verify/{code}`: the diploma as printed, and nothing else about the person. */
+/**
+ * `GET /verify/{code}`: the diploma as it was printed, and nothing else about the person. Once
+ * the holder was anonymised at their request, it confirms only the diploma: `anonymised` true,
+ * no name, school or grade.
+ */
 export const diplomaVerificationSchema = z.object({
   code: z.string(),
   kind: z.enum(DIPLOMA_KINDS),
-  /** The name as printed ("Ana Țurcanu"). */
-  name: z.string(),
+  /** The name as printed ("Ana Țurcanu"); null once the holder was anonymised. */
+  name: z.string().nullable().meta({
+    description: 'The name as printed; null once the holder was anonymised at their request.',
+  }),
   examName: z.string(),
   editionName: z.string(),
   phaseName: z.string(),
-  /** A student's grade (the number; documents print "clasa a V-a"); null for a teacher. */
+  /**
+   * A student's grade as printed (the number; documents print "clasa a V-a"); null for a
+   * teacher and once anonymised.
+   */
   grade: z.number().nullable(),
-  /** The school, as printed on a student's diploma; null on a teacher's. */
+  /** The school as printed on a student's diploma; null on a teacher's and once anonymised. */
   school: z.string().nullable(),
   /** null: participation (a teacher's diploma has none). */
   prize: z.enum(PRIZES).nullable(),
   /** A teacher's diploma: how many students it lists. */
   studentCount: z.number().nullable(),
   issuedAt: z.string(),
+  /** The holder's data was erased at their request: the diploma is valid, its holder unnamed. */
+  anonymised: z.boolean().meta({
+    description:
+      "The holder's data was erased at their request: the diploma is valid, but name, school " +
+      'and grade are not given.',
+  }),
 });
 export type DiplomaVerification = z.infer<typeof diplomaVerificationSchema>;
 

@@ -6,6 +6,7 @@ import type { MailPreparer } from '../../lib/mail/worker.js';
 import { defaultOrigin } from '../../lib/origin.js';
 import { randomToken, sha256 } from '../../lib/secrets.js';
 import type { UsersService } from '../users/index.js';
+import { canSignIn } from './auth.policy.js';
 import * as repo from './auth.repo.js';
 
 type Deps = { db: Db; config: Config; clock: Clock; users: UsersService };
@@ -32,7 +33,7 @@ export function authMailPreparers({ db, config, clock, users }: Deps) {
   const confirmEmail: MailPreparer = async (row) => {
     const user = row.userId ? await users.accountById(row.userId) : undefined;
     // Confirmed meanwhile (another link was used) or gone: nothing to confirm.
-    if (!user || user.deletedAt || user.emailConfirmedAt) return null;
+    if (!canSignIn(user) || user.emailConfirmedAt) return null;
     const code = await link(user.id, 'confirm', config.links.confirmTtlHours * 3_600_000);
     return {
       to: user.email,
@@ -46,7 +47,8 @@ export function authMailPreparers({ db, config, clock, users }: Deps) {
     const user = row.userId
       ? await users.accountById(row.userId)
       : await users.accountByEmail(row.toAddress);
-    if (!user || user.deletedAt) return null;
+    // Nobody can receive or use a link to an anonymised account's placeholder address.
+    if (!canSignIn(user)) return null;
     const minutes = config.links.resetTtlMinutes;
     const code = await link(user.id, 'reset', minutes * 60_000);
     return {

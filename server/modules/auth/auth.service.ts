@@ -19,7 +19,7 @@ import type { MailOutbox } from '../../lib/mail/outbox.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from '../../lib/secrets.js';
 import { normalizeName } from '../../lib/text.js';
 import type { UsersService } from '../users/index.js';
-import { canRegister } from './auth.policy.js';
+import { canRegister, canSignIn } from './auth.policy.js';
 import * as repo from './auth.repo.js';
 import { assertGoodPassword } from './password-policy.js';
 import type { ThrottleService } from './throttle.service.js';
@@ -152,7 +152,7 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
         });
         if (!used) throw new AppError('INVALID_CODE', 'The link is not valid any more');
         const user = await users.accountById(uid, tx);
-        if (!user) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        if (!canSignIn(user)) throw new AppError('INVALID_CODE', 'The link is not valid any more');
         if (!user.emailConfirmedAt)
           await users.updateAccount(uid, { emailConfirmedAt: clock.now() }, tx);
         return createSession(uid, info, tx);
@@ -166,7 +166,9 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
      * only for a try that is taken.
      */
     async login(input: { email: string; password: string }, info: RequestInfo): Promise<Session> {
-      const user = await users.accountByEmail(input.email);
+      const found = await users.accountByEmail(input.email);
+      // An anonymised account is answered like an address nobody has.
+      const user = canSignIn(found) ? found : undefined;
       const known = user ? await throttle.isTrustedDevice(user.id, info.deviceToken) : false;
       if (!known) await throttle.admit(input.email, info.ip);
       const ok = await verifyPassword(user?.passwordHash, input.password);
@@ -218,7 +220,9 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
         });
         if (!used) throw new AppError('INVALID_CODE', 'The link is not valid any more');
         const existing = await users.accountById(input.uid, tx);
-        if (!existing) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        if (!canSignIn(existing)) {
+          throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        }
         // Refused here, the transaction rolls back and the link stays usable.
         assertGoodPassword(input.password, existing.email);
         // The reset link proved the mailbox, so it confirms the address too.
@@ -244,7 +248,7 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
     async resolveSession(token: string): Promise<Actor | null> {
       const now = clock.now();
       const row = await liveSession(sha256(token), now);
-      if (!row) return null;
+      if (!row || !canSignIn({ email: row.email, deletedAt: null })) return null;
       if (now.getTime() - row.lastSeenAt.getTime() > SESSION_TOUCH_MS) {
         await repo.touchSession(db, row.sessionId, now);
       }

@@ -269,6 +269,58 @@ describe('school sign-in against a certified provider (claims at userinfo, clien
     expect(sameSubject?.subject).toBe(told?.subject);
   });
 
+  it('never signs into an anonymised account: not by its placeholder address, not by its old identity', async () => {
+    const admin = await t.createUser({ email: 'admin.anonimizare@scoala.ro', type: 'admin' });
+    const adminHeaders = await t.login(admin.email, admin.password);
+    const u = await t.createUser({ email: 'pleaca@scoala.ro', type: 'student' });
+    const linked = await roundTrip(t, idp, {
+      sub: 'pleaca',
+      email: u.email,
+      email_verified: true,
+    });
+    expect(linked.landing.searchParams.get('uid')).toBe(u.id);
+    const anonymised = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/user-mgmt/users/${u.id}/anonymise`,
+      headers: adminHeaders,
+    });
+    expect(anonymised.statusCode, anonymised.body).toBe(200);
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, u.id));
+    const placeholder = row?.email ?? '';
+    expect(placeholder).toMatch(/@podium\.invalid$/);
+
+    // A provider asserting the placeholder (any case) is refused like an address it does not vouch for.
+    for (const email of [placeholder, placeholder.toUpperCase()]) {
+      const asserted = await roundTrip(t, idp, {
+        sub: `impostor-${email}`,
+        email,
+        email_verified: true,
+      });
+      expect(asserted.landing.href).toBe('http://podium.test/?oidcError=unverified');
+    }
+    // The identity it had signs in like an unknown one: a new account, never the anonymised one.
+    const again = await roundTrip(t, idp, { sub: 'pleaca', email: u.email, email_verified: true });
+    expect(again.landing.searchParams.get('uid')).not.toBe(u.id);
+    const [still] = await t.database.db.select().from(users).where(eq(users.id, u.id));
+    expect(still).toMatchObject({ email: placeholder, emailConfirmedAt: null, passwordHash: null });
+
+    // The other paths answer like an unknown account too.
+    const login = await t.app.inject({
+      method: 'POST',
+      url: `${API}/login`,
+      payload: { email: placeholder, password: 'orice-parola-1' },
+    });
+    expect(errorCode(login)).toBe('INVALID_CREDENTIALS');
+    const forgot = await t.app.inject({
+      method: 'POST',
+      url: `${API}/password/forgot`,
+      payload: { email: placeholder },
+    });
+    expect(forgot.statusCode).toBeLessThan(300);
+    await t.deliverMail();
+    expect(await t.lastMail(placeholder)).toBeUndefined();
+  });
+
   it('lands on the sign-in page when the provider goes down during the sign-in', async () => {
     const start = await t.app.inject({ url: `${API}/oidc/start` });
     const cookie = cookieFrom(start) as string;

@@ -11,7 +11,8 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { MailOutbox } from '../../lib/mail/outbox.js';
 import { randomToken, sha256 } from '../../lib/secrets.js';
 import { normalizeName } from '../../lib/text.js';
-import type { UsersService } from '../users/index.js';
+import { isPlaceholderEmail, type UsersService } from '../users/index.js';
+import { canSignIn } from './auth.policy.js';
 import * as repo from './auth.repo.js';
 import type { AuthService } from './auth.service.js';
 
@@ -129,7 +130,9 @@ export function oidcService({ db, config, clock, users, auth, outbox }: OidcDeps
     const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : undefined;
     const verified =
       claims.email_verified === true || (trustEmails && claims.email_verified === undefined);
-    if (!email || !verified) {
+    // A placeholder (anonymised or deleted account, `.invalid`) is no one's mailbox, whatever
+    // the provider says: answered like an address it does not vouch for.
+    if (!email || !verified || isPlaceholderEmail(email)) {
       throw new OidcFailure('unverified', 'The identity provider gave no verified e-mail');
     }
     return { subject: idClaims.sub, issuer: idClaims.iss, email, claims };
@@ -225,7 +228,8 @@ export function oidcService({ db, config, clock, users, auth, outbox }: OidcDeps
     const linked = await repo.findOidcIdentity(tx, identity.issuer, identity.subject);
     if (linked) {
       const owner = await users.accountById(linked.userId, tx);
-      if (owner && !owner.deletedAt) return owner.id;
+      // An anonymised owner is nobody's any more: the identity signs in like an unknown one.
+      if (canSignIn(owner)) return owner.id;
     }
     const names = {
       givenName: text(person.claims.given_name),

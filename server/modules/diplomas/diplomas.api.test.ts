@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIPLOMA_VERIFY_PER_MINUTE } from '../../../shared/schemas/diplomas.js';
 import { buildApp } from '../../app.js';
-import { diplomaJobs, phasePrizes, phases } from '../../db/schema.js';
+import { diplomaJobs, diplomas, phasePrizes, phases } from '../../db/schema.js';
 import { systemClock } from '../../lib/clock.js';
 import { createStorage } from '../../lib/files/storage.js';
 import { createMailer } from '../../lib/mail/mailer.js';
@@ -234,6 +234,7 @@ describe('GET /verify/{code}', () => {
         prize: 'first',
         studentCount: null,
         issuedAt: expect.any(String),
+        anonymised: false,
       });
       expect(res.body).not.toContain(s.Ana?.email ?? '@');
       expect(res.body).not.toContain(s.Ana?.id ?? '-');
@@ -490,6 +491,103 @@ describe('limits of diploma ZIPs', () => {
       .where(eq(diplomaJobs.id, archive?.id ?? ''));
     expect(expired).toMatchObject({ fileKey: null, fileBytes: null });
     await t.app.diplomaJobs.runPending();
+  });
+});
+
+describe('printed facts and anonymising (issue 31)', () => {
+  /** The code of the person's diploma of the phase, as stored when it was printed. */
+  const storedCode = async (userId: string) => {
+    const [row] = await t.database.db.select().from(diplomas).where(eq(diplomas.userId, userId));
+    return row?.code;
+  };
+
+  it('confirms what an old diploma printed after the name changed, and prints it again so', async () => {
+    await closePhase();
+    const carmen = s.Carmen as Person;
+    expect((await download(carmen, request(carmen.id))).statusCode).toBe(200);
+    const code = await storedCode(carmen.id);
+    expect(code).toBeDefined();
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/user-mgmt/users/${encodeURIComponent(carmen.email)}`,
+      headers: admin.headers,
+      payload: { givenName: 'Carmina', familyName: 'Popescu', school: 'Liceul Nou' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    // Printed again after the change: the same code and the same facts as the paper in hand.
+    const again = await download(carmen, request(carmen.id));
+    expect(again.statusCode, again.body).toBe(200);
+    const text = pdfText(again.rawPayload);
+    expect(text).toContain('Carmen Pop');
+    expect(text).not.toContain('Carmina');
+    // The check of the old paper confirms what it printed, not the profile as it is now.
+    const check = await call('GET', `/verify/${code}`, null);
+    expect(check.statusCode, check.body).toBe(200);
+    expect(check.json()).toMatchObject({ name: 'Carmen Pop', grade: 6 });
+    expect(check.body).not.toContain('Carmina');
+    expect(check.body).not.toContain('Liceul Nou');
+    expect(await storedCode(carmen.id)).toBe(code);
+  });
+
+  it("exports a person's diplomas, and anonymising erases them from the public check", async () => {
+    await closePhase();
+    const dan = s.Dan as Person;
+    expect((await download(dan, request(dan.id))).statusCode).toBe(200);
+    const code = await storedCode(dan.id);
+    const exportOf = (format: 'json' | 'zip') =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v1/user-mgmt/users/${dan.id}/personal-data?format=${format}`,
+        headers: admin.headers,
+      });
+    const exported = await exportOf('json');
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.json().diplomas).toEqual([
+      expect.objectContaining({
+        code: `${code?.slice(0, 4)}-${code?.slice(4, 8)}-${code?.slice(8)}`,
+        kind: 'student',
+        name: 'Dan Ionescu',
+        phaseName: w.phase.name,
+        prize: null,
+        issuedAt: expect.any(String),
+        anonymisedAt: null,
+      }),
+    ]);
+    const zip = await exportOf('zip');
+    expect(zip.statusCode).toBe(200);
+    const json = [...readZip(zip.rawPayload).values()][0]?.toString('utf8') ?? '';
+    expect(JSON.parse(json).diplomas[0].name).toBe('Dan Ionescu');
+
+    const anonymised = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/user-mgmt/users/${dan.id}/anonymise`,
+      headers: admin.headers,
+    });
+    expect(anonymised.statusCode, anonymised.body).toBe(200);
+    const check = await call('GET', `/verify/${code}`, null);
+    expect(check.statusCode, check.body).toBe(200);
+    expect(check.json()).toEqual({
+      code: expect.any(String),
+      kind: 'student',
+      name: null,
+      examName: w.exam.name,
+      editionName: w.edition.name,
+      phaseName: w.phase.name,
+      grade: null,
+      school: null,
+      prize: null,
+      studentCount: null,
+      issuedAt: expect.any(String),
+      anonymised: true,
+    });
+    expect(check.body).not.toContain('Dan');
+    expect(check.body).not.toContain('Ionescu');
+    // Erased where it is kept, not only hidden from the answer.
+    const [row] = await t.database.db.select().from(diplomas).where(eq(diplomas.userId, dan.id));
+    expect(row).toMatchObject({ name: '', school: null, grade: null });
+    expect(row?.anonymisedAt).toBeInstanceOf(Date);
+    // No new diploma for an anonymised person, not even from an organiser.
+    expect((await download(admin, request(dan.id))).statusCode).toBe(404);
   });
 });
 

@@ -14,6 +14,13 @@ import {
   phases,
   users,
 } from '../../db/schema.js';
+import { ANONYMISED_EMAIL_LIKE } from '../users/index.js';
+
+/**
+ * Live accounts that were not anonymised: an anonymised person gets no new diploma, and a
+ * teacher's diploma does not list them (those issued before keep only what anonymising left).
+ */
+const named: SQL = sql`(${users.deletedAt} is null and ${users.email} not like ${ANONYMISED_EMAIL_LIKE})`;
 
 /** A person a diploma may name. */
 export type PersonRow = {
@@ -36,7 +43,7 @@ export async function findPerson(db: Db, userId: string): Promise<PersonRow | un
       teacherRef: users.teacherRef,
     })
     .from(users)
-    .where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    .where(and(eq(users.id, userId), named));
   return row;
 }
 
@@ -64,7 +71,7 @@ export async function findEntries(
   editionId: string,
   scope: EntryScope,
 ): Promise<EntryRow[]> {
-  const conditions: SQL[] = [eq(phaseResults.phaseId, phaseId), isNull(users.deletedAt)];
+  const conditions: SQL[] = [eq(phaseResults.phaseId, phaseId), named];
   if (scope !== 'all' && 'studentIds' in scope) {
     if (scope.studentIds.length === 0) return [];
     conditions.push(inArray(users.id, [...scope.studentIds]));
@@ -115,7 +122,7 @@ export async function findTeachers(db: Db, ids: readonly string[]): Promise<Pers
       teacherRef: users.teacherRef,
     })
     .from(users)
-    .where(and(inArray(users.id, [...ids]), eq(users.type, 'teacher'), isNull(users.deletedAt)))
+    .where(and(inArray(users.id, [...ids]), eq(users.type, 'teacher'), named))
     .orderBy(users.familyNameNormalized, users.givenNameNormalized, users.id);
 }
 
@@ -142,9 +149,10 @@ export type IssuedRow = typeof diplomas.$inferSelect;
 const ISSUE_BATCH = 100;
 
 /**
- * Records the diplomas about to be printed: a new one gets `newCode()` and today's date; one
- * printed before keeps its code and date and takes the facts printed now. Answers every row,
- * in the order given.
+ * Records the diplomas about to be printed: a new one gets `newCode()`, today's date and the
+ * facts given; one printed before is answered as it was first printed (code, date, name,
+ * school, grade, prize, names of the competition), so a paper printed again reads like the
+ * first and the public check confirms what both say. Answers every row, in the order given.
  *
  * The rows travel as one JSON parameter: a thousand diplomas built as a query of bound values
  * held the event loop for a quarter of a second, and exam day's answer writes with it
@@ -167,20 +175,17 @@ export async function issue(
       from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as f(code text, "phaseId" uuid,
         "userId" uuid, kind text, name text, "examName" text, "editionName" text,
         "phaseName" text, grade int, school text, prize text, "studentCount" int)
-      on conflict (phase_id, user_id) do update set kind = excluded.kind,
-        name = excluded.name, exam_name = excluded.exam_name,
-        edition_name = excluded.edition_name, phase_name = excluded.phase_name,
-        grade = excluded.grade, school = excluded.school, prize = excluded.prize,
-        student_count = excluded.student_count, updated_at = excluded.updated_at
+      on conflict (phase_id, user_id) do update set updated_at = diplomas.updated_at
       returning code, phase_id as "phaseId", user_id as "userId", kind, name,
         exam_name as "examName", edition_name as "editionName", phase_name as "phaseName",
         grade, school, prize, student_count as "studentCount", issued_at as "issuedAt",
-        updated_at as "updatedAt"`);
+        updated_at as "updatedAt", anonymised_at as "anonymisedAt"`);
     for (const row of rowsOf<IssuedRow>(result)) {
       issued.set(`${row.phaseId}/${row.userId}`, {
         ...row,
         issuedAt: new Date(row.issuedAt),
         updatedAt: new Date(row.updatedAt),
+        anonymisedAt: row.anonymisedAt ? new Date(row.anonymisedAt) : null,
       });
     }
   }
@@ -194,6 +199,26 @@ export async function issue(
 export async function findIssued(db: Db, code: string): Promise<IssuedRow | undefined> {
   const [row] = await db.select().from(diplomas).where(eq(diplomas.code, code));
   return row;
+}
+
+/** The diplomas issued to a person, oldest first (their part of a data export). */
+export async function findIssuedTo(db: Db, userId: string): Promise<IssuedRow[]> {
+  return db
+    .select()
+    .from(diplomas)
+    .where(eq(diplomas.userId, userId))
+    .orderBy(diplomas.issuedAt, diplomas.code);
+}
+
+/**
+ * Erases the holder from their diplomas: no name, no school, no grade; the code, the
+ * competition, the prize and the date stay, so the paper can still be confirmed.
+ */
+export async function anonymiseIssuedTo(db: Db, userId: string): Promise<void> {
+  await db
+    .update(diplomas)
+    .set({ name: '', school: null, grade: null, anonymisedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(diplomas.userId, userId), isNull(diplomas.anonymisedAt)));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -266,7 +291,7 @@ export async function findResultsOf(
     .where(
       and(
         person,
-        isNull(users.deletedAt),
+        named,
         isNull(phases.deletedAt),
         isNull(editions.deletedAt),
         isNull(exams.deletedAt),

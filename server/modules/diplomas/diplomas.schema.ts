@@ -7,10 +7,11 @@ import { editions, exams, phases } from '../exams/exams.schema.js';
 import { users } from '../users/users.schema.js';
 
 /**
- * Each diploma issued: its verification code and what it printed the first time, so the public
- * verification page confirms the paper in someone's hands (and shows nothing else about the
- * person). One per person and phase; printing it again keeps the code and the date and
- * refreshes the printed facts.
+ * Each diploma issued: its verification code and what it printed, so the public verification
+ * page confirms the paper in someone's hands (and shows nothing else about the person). One per
+ * person and phase; printing it again prints the same facts, code and date, whatever changed in
+ * the profile since. Anonymising the person erases the name and school here and stamps
+ * `anonymised_at`: the check then confirms only the diploma.
  */
 export const diplomas = pgTable(
   'diplomas',
@@ -34,6 +35,8 @@ export const diplomas = pgTable(
     studentCount: integer('student_count'),
     issuedAt: tz('issued_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
+    /** When the holder was anonymised: name and school erased, the check names nobody. */
+    anonymisedAt: tz('anonymised_at'),
   },
   (t) => [uniqueIndex('diplomas_phase_user_key').on(t.phaseId, t.userId)],
 );

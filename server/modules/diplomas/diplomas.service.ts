@@ -222,23 +222,30 @@ export function diplomasService({ db, clock, storage, maxArchiveBytes }: Diploma
       return out;
     },
 
-    /** What a diploma printed, found by its code; 404 for an unknown or malformed code. */
+    /**
+     * What a diploma printed, found by its code: the facts stored when it was first printed,
+     * never the profile as it is now; once the holder was anonymised, the diploma without
+     * anything about them. 404 for an unknown or malformed code.
+     */
     async verify(typed: string): Promise<DiplomaVerification> {
       const code = canonicalCode(typed);
       const issued = code ? await repo.findIssued(db, code) : undefined;
       if (!issued) throw notFound('diploma');
+      const student = issued.kind === 'student';
+      const named = issued.anonymisedAt === null;
       return {
         code: printedCode(issued.code),
         kind: issued.kind,
-        name: issued.name,
+        name: named ? issued.name : null,
         examName: issued.examName,
         editionName: issued.editionName,
         phaseName: issued.phaseName,
-        grade: issued.kind === 'student' ? issued.grade : null,
-        school: issued.kind === 'student' ? issued.school : null,
-        prize: issued.kind === 'student' ? issued.prize : null,
+        grade: student && named ? issued.grade : null,
+        school: student && named ? issued.school : null,
+        prize: student ? issued.prize : null,
         studentCount: issued.kind === 'teacher' ? issued.studentCount : null,
         issuedAt: issued.issuedAt.toISOString(),
+        anonymised: !named,
       };
     },
 

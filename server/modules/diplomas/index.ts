@@ -1,5 +1,7 @@
 // The diploma-generator module's public face: its routes, its service and the maker of
-// background diploma ZIPs, for the composition root.
+// background diploma ZIPs, for the composition root; and its part of a person's data
+// (server/lib/personal-data.ts).
 export { type DiplomaJobs, diplomaJobs } from './diploma-jobs.js';
 export { diplomasRoutes } from './diplomas.routes.js';
 export { type DiplomasService, diplomasService } from './diplomas.service.js';
+export { diplomasPersonalData } from './personal-data.js';

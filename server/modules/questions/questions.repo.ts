@@ -1,4 +1,15 @@
-import { and, asc, count, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   answers,
@@ -217,6 +228,33 @@ export async function addReviewers(db: Db, questionId: string, teacherIds: strin
       .values({ questionId, teacherId, createdAt: sql`clock_timestamp()` })
       .onConflictDoNothing();
   }
+}
+
+/**
+ * The live questions whose pool holds the teacher (a grading teacher or the mediator), each
+ * with its mediator and grading teachers, locked for the transaction.
+ */
+export async function findPoolsHolding(db: Db, teacherId: string) {
+  const held = await db
+    .select({ id: questions.id, mediatorTeacherId: questions.mediatorTeacherId })
+    .from(questions)
+    .where(
+      and(
+        liveQuestion,
+        or(
+          eq(questions.mediatorTeacherId, teacherId),
+          sql`exists (select 1 from ${questionReviewers} qr
+            where qr.question_id = ${questions.id} and qr.teacher_id = ${teacherId})`,
+        ),
+      ),
+    )
+    .orderBy(questions.id)
+    .for('update');
+  const reviewers = await findReviewers(
+    db,
+    held.map((q) => q.id),
+  );
+  return held.map((q) => ({ ...q, reviewers: reviewers.get(q.id) ?? [] }));
 }
 
 export async function removeReviewers(db: Db, questionId: string, teacherIds: string[]) {

@@ -756,6 +756,31 @@ export async function progressOfReviewers(db: Db, phaseId: string) {
   );
 }
 
+/**
+ * A teacher's marking work still open in any phase: marks assigned and not given (first marking
+ * and appeals) and mediations waiting for them as the question's mediator.
+ */
+export async function countOpenWork(
+  db: Db,
+  teacherId: string,
+): Promise<{ openMarks: number; pendingMediations: number }> {
+  const result = await db.execute(sql`
+    select
+      (select count(*)::int from ${reviewMarks} m
+        left join ${reviewEntries} e on m.round = 'review' and e.id = m.parent_id
+        left join ${reviewAppeals} a on m.round = 'appeal' and a.id = m.parent_id
+        where m.reviewer_id = ${teacherId} and m.score is null
+          and (e.status = 'marking' or a.status = 'pending')) as "openMarks",
+      (select count(*)::int from ${reviewEntries} e
+        join ${questions} q on q.id = e.item_id
+        where q.mediator_teacher_id = ${teacherId} and e.status = 'needs_mediation')
+      + (select count(*)::int from ${reviewAppeals} a
+        join ${questions} q on q.id = a.item_id
+        where q.mediator_teacher_id = ${teacherId} and a.status = 'needs_mediation'
+          and a.kind = 'remark') as "pendingMediations"`);
+  const [row] = rowsOf<{ openMarks: number; pendingMediations: number }>(result);
+  return { openMarks: row?.openMarks ?? 0, pendingMediations: row?.pendingMediations ?? 0 };
+}
 /** A teacher's marks still to give in a phase (both rounds), optionally of one question. */
 export async function findOpenMarks(
   db: Db,

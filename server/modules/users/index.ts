@@ -4,5 +4,10 @@ export { peopleRoutes } from './people.routes.js';
 export { type PeopleService, peopleService } from './people.service.js';
 export { personalDataRoutes } from './personal-data.routes.js';
 export { type PersonalDataService, personalDataService } from './personal-data.service.js';
+export {
+  ANONYMISED_EMAIL_LIKE,
+  isPlaceholderEmail,
+  PLACEHOLDER_DOMAIN,
+} from './placeholder.js';
 export { usersRoutes } from './users.routes.js';
 export { describeUser, describeUsers, type UsersService, usersService } from './users.service.js';

@@ -12,6 +12,7 @@ import {
 } from '../../db/schema.js';
 import { compileWhere, type ListResource, type WhereNode } from '../../lib/filter/index.js';
 import type { StudentScope } from './people.policy.js';
+import { placeholderEmail } from './placeholder.js';
 import type { NewUserRow, UserRow } from './users.repo.js';
 
 /** Live people of one type: deleted accounts never appear in lists, counts or scope. */
@@ -206,10 +207,6 @@ export async function hasResults(db: Db, userId: string): Promise<boolean> {
     .where(eq(users.id, userId));
   return row?.has === true;
 }
-
-/** Placeholder addresses free the real one (unique index) for a new sign-up. */
-export const placeholderEmail = (kind: 'deleted' | 'anonim', id: string) =>
-  `${kind}+${id}@podium.invalid`;
 
 /** Soft-deletes: marked deleted, e-mail and team code freed. */
 export async function softDeleteUser(db: Db, id: string): Promise<void> {

@@ -23,7 +23,12 @@ export const peopleRoutes =
       '/users/:id/anonymise',
       {
         schema: {
+          errors: ['USER_HAS_RESULTS'],
           tags: ['user-mgmt'],
+          description:
+            'Admins only. Refused with USER_HAS_RESULTS (details: reason open_marking_work, ' +
+            'openMarks, pendingMediations) while the person has marks not given or mediations ' +
+            'waiting; once done, they are out of every question pool.',
           params: idParams,
           response: { 200: userSchema },
         },

@@ -30,6 +30,13 @@ export type PeopleDeps = {
   personalData: readonly PersonalDataPart[];
   /** Where the bytes of the files anonymising removes are deleted, after the commit. */
   storage: Pick<FileStorage, 'delete'>;
+  /** The person's marking work still open (test-review), in the caller's transaction. */
+  openMarkingWork: (
+    tx: Db,
+    userId: string,
+  ) => Promise<{ openMarks: number; pendingMediations: number }>;
+  /** Takes the person out of every question's pool (resource-mgmt), audited as `actorId`'s. */
+  leaveQuestionPools: (tx: Db, userId: string, actorId: string) => Promise<number>;
 };
 
 /** Whether the actor may change or delete this (visible) person of the list's type. */
@@ -51,6 +58,23 @@ function failureOf(
 /** Everything of the people lists: reads, bulk state changes, deletion and anonymising. */
 export function peopleService(deps: PeopleDeps) {
   const { db, outbox } = deps;
+
+  /**
+   * A person who leaves (deleted or anonymised) must not leave marking work behind that nobody
+   * can finish: refused with USER_HAS_RESULTS and how much is open while marks are not given or
+   * mediations wait for them (the organiser hands them on first, `…/reassignments`). Once they
+   * go, they leave every question's pool, so nothing later is assigned to them; the marks they
+   * gave stay.
+   */
+  async function assertNoOpenWork(tx: Db, userId: string): Promise<void> {
+    const open = await deps.openMarkingWork(tx, userId);
+    if (open.openMarks > 0 || open.pendingMediations > 0) {
+      throw new AppError('USER_HAS_RESULTS', 'The person still has marking work open', {
+        reason: 'open_marking_work',
+        ...open,
+      });
+    }
+  }
 
   return {
     ...studentsService({ db }),
@@ -115,16 +139,19 @@ export function peopleService(deps: PeopleDeps) {
 
     /**
      * Soft-deletes a person of `type` the actor may manage: sessions ended, e-mail and team
-     * code freed. Refused with USER_HAS_RESULTS when results or roles would be lost.
+     * code freed, out of every question's pool. Refused with USER_HAS_RESULTS when results or
+     * roles would be lost, or while marking work of theirs is open (details say how much).
      */
     async removePerson(actor: Actor, type: PersonType, id: string): Promise<void> {
       await db.transaction(async (tx) => {
         const row = await repo.lockVisibleUser(tx, { id }, visibilityOf(actor));
         if (!row || row.type !== type) throw notFound('user');
         if (!mayManage(actor, type, row)) throw forbidden();
+        await assertNoOpenWork(tx, row.id);
         if (await repo.hasResults(tx, row.id)) {
           throw new AppError('USER_HAS_RESULTS', 'The person has results; anonymise instead');
         }
+        await deps.leaveQuestionPools(tx, row.id, actor.id);
         await repo.softDeleteUser(tx, row.id);
         await deps.cutAccess(tx, row.id);
         await forgetRecipient(tx, row.id, row.email);
@@ -144,7 +171,8 @@ export function peopleService(deps: PeopleDeps) {
      * still names the person or is in their own words (open answers' texts, answer pages,
      * sign-in records and identities, the values of the audit events on the account); scores,
      * results, totals and ranks stay, so statistics still count them. Files' bytes go after
-     * the commit. Idempotent.
+     * the commit. Refused with USER_HAS_RESULTS while marking work of theirs is open; once done,
+     * they are out of every question's pool. Idempotent.
      */
     async anonymise(actor: Actor, id: string): Promise<User> {
       const removedKeys: string[] = [];
@@ -152,6 +180,8 @@ export function peopleService(deps: PeopleDeps) {
         const row = await repo.lockVisibleUser(tx, { id }, visibilityOf(actor));
         if (!row) throw notFound('user');
         if (!canAnonymise(actor, row)) throw forbidden();
+        await assertNoOpenWork(tx, row.id);
+        await deps.leaveQuestionPools(tx, row.id, actor.id);
         await deps.cutAccess(tx, row.id);
         // Before the address is replaced: some parts find the person's rows by it.
         for (const part of deps.personalData) {

@@ -44,7 +44,7 @@ export const personalDataRoutes =
           tags: ['user-mgmt'],
           summary: "A person's data (GDPR access and portability), as JSON or a ZIP with files",
           description:
-            'Admins only (403 otherwise). The profile and every module’s part: enrolments, attempts, answers with their points, results, ranks, answer files, sign-in records and the audit events about the person. `format=zip` adds the answers’ files. Audited as user.export.',
+            'Admins only (403 otherwise). The profile and every module’s part: enrolments, attempts, answers with their points, results, ranks, diplomas issued (code and what each printed), answer files, sign-in records and the audit events about the person. `format=zip` adds the answers’ files. Audited as user.export.',
           params: idParams,
           querystring: formatQuery,
           response: { 200: exportFile },

@@ -98,6 +98,10 @@ export const teachersRoutes =
         schema: {
           errors: ['USER_HAS_RESULTS'],
           tags,
+          description:
+            'Refused with USER_HAS_RESULTS while the teacher has roles or students, or marks not ' +
+            'given or mediations waiting (details: reason open_marking_work, openMarks, ' +
+            'pendingMediations); once deleted, they are out of every question pool.',
           params: idParams,
           response: { 204: z.null() },
         },

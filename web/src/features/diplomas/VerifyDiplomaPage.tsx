@@ -55,7 +55,7 @@ function Verification({ code }: { code: string }) {
     new Date(d.issuedAt),
   );
   const rows: [string, string][] = [
-    [t('diplomas.verify.name'), d.name],
+    [t('diplomas.verify.name'), d.name ?? t('diplomas.verify.nameErased')],
     [t('diplomas.verify.exam'), d.examName],
     [t('diplomas.verify.edition'), d.editionName],
     [t('diplomas.verify.phase'), d.phaseName],
@@ -83,7 +83,9 @@ function Verification({ code }: { code: string }) {
             {t('diplomas.verify.title')}
           </Typography>
         </Box>
-        <Typography color="text.secondary">{t('diplomas.verify.intro')}</Typography>
+        <Typography color="text.secondary">
+          {d.anonymised ? t('diplomas.verify.introAnonymised') : t('diplomas.verify.intro')}
+        </Typography>
         <Box
           component="dl"
           sx={{

@@ -19,6 +19,27 @@ type Props = {
   onClose: () => void;
 };
 
+type Failure = { key: string; values?: Record<string, number> };
+
+/**
+ * Why the server refused, as a message key: results to keep (anonymising is offered), or
+ * marking work still open (how much; it is handed on first), or the error's own text.
+ */
+function failureOf(e: unknown): Failure {
+  const code = e instanceof ApiError ? e.code : 'GENERAL_ERROR';
+  if (code !== 'USER_HAS_RESULTS') return { key: `errors.${code}` };
+  const details = (e as ApiError).details as
+    | { reason?: string; openMarks?: number; pendingMediations?: number }
+    | undefined;
+  if (details?.reason === 'open_marking_work') {
+    return {
+      key: 'people.openMarkingWork',
+      values: { marks: details.openMarks ?? 0, mediations: details.pendingMediations ?? 0 },
+    };
+  }
+  return { key: 'people.deleteHasResults' };
+}
+
 /** Asks before deleting a student or teacher and explains a refusal inside the dialog. */
 export function DeletePersonDialog({ kind, person, canAnonymise, onClose }: Props) {
   const { t } = useTranslation();
@@ -27,7 +48,7 @@ export function DeletePersonDialog({ kind, person, canAnonymise, onClose }: Prop
   const deleteTeacher = useDeleteTeacher();
   const anonymise = useAnonymiseUser();
   const remove = kind === 'students' ? deleteStudent : deleteTeacher;
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
 
   const name = [person?.familyName, person?.givenName].filter(Boolean).join(' ');
   const close = () => {
@@ -42,9 +63,9 @@ export function DeletePersonDialog({ kind, person, canAnonymise, onClose }: Prop
       notify(`people.${kind}.deleted`);
       close();
     } catch (e) {
-      // Deleting someone with results would lose them: the server refuses (409), we say why.
-      const code = e instanceof ApiError ? e.code : 'GENERAL_ERROR';
-      setFailure(code === 'USER_HAS_RESULTS' ? 'people.deleteHasResults' : `errors.${code}`);
+      // Deleting someone with results, or with marking work open, would lose them: the server
+      // refuses (409), we say why.
+      setFailure(failureOf(e));
     }
   };
 
@@ -55,11 +76,13 @@ export function DeletePersonDialog({ kind, person, canAnonymise, onClose }: Prop
       notify('people.anonymised');
       close();
     } catch (e) {
-      notifyError(e, 'dialog_delete_user_error');
+      const why = failureOf(e);
+      if (why.key === 'people.openMarkingWork') setFailure(why);
+      else notifyError(e, 'dialog_delete_user_error');
     }
   };
 
-  const hasResults = failure === 'people.deleteHasResults';
+  const hasResults = failure?.key === 'people.deleteHasResults';
   return (
     <ConfirmDialog
       open={person !== null}
@@ -72,7 +95,7 @@ export function DeletePersonDialog({ kind, person, canAnonymise, onClose }: Prop
         failure && (
           <>
             <AlertTitle>{t('dialog_delete_user_error')}</AlertTitle>
-            {t(failure, { defaultValue: t('errors.GENERAL_ERROR') })}
+            {t(failure.key, { ...failure.values, defaultValue: t('errors.GENERAL_ERROR') })}
           </>
         )
       }
