@@ -161,8 +161,18 @@ describe('exam-day panel', () => {
     }
     // The other instance adds its counts when it closes (else every 5 s).
     await other.close();
+    // A path that names no test is refused without being counted (nor blocking the counts);
+    // Dan's second refusal here is counted.
+    const bad = await ctx.kit.answer(w.dan, 'not-a-test', { itemId: w.q.single, seq: 2 });
+    expect(bad.statusCode).toBe(400);
+    const refused = await ctx.kit.answer(w.dan, w.test.id, {
+      itemId: w.q.single,
+      submittedAnswer: [1],
+      seq: 2,
+    });
+    expect(refused.statusCode).toBe(404);
     const panel = body<LiveResponse>(await live(w.staff));
-    expect(panel).toMatchObject({ writes: 3, errors: 1, processes: 2 });
-    expect(panel.minutes.at(-1)).toMatchObject({ writes: 3, errors: 1 });
+    expect(panel).toMatchObject({ writes: 3, errors: 2, processes: 2 });
+    expect(panel.minutes.at(-1)).toMatchObject({ writes: 3, errors: 2 });
   });
 });

@@ -25,6 +25,7 @@ const staffGuard = guard({ roles: ['teacher', 'admin'] });
 // The panel's scope is decided by the policy (a student gets 404 like any outsider).
 const memberGuard = guard();
 const testParams = z.object({ testId: z.uuid() });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const livePhaseParams = z.object({ examId: z.uuid(), editionId: z.uuid(), phaseId: z.uuid() });
 const studentParams = testParams.extend({ studentId: z.uuid() });
 const binary = z.instanceof(Buffer).describe('binary file');
@@ -114,8 +115,10 @@ export const playerRoutes =
         // Counted for the exam-day panel in memory, after the answer went out (see
         // exam-day-stats.ts): nothing is added to the write itself.
         onResponse: (request, reply, done) => {
+          // A path that names no test (refused by its schema) is not counted: the counts'
+          // table keys them by test id.
           const { testId } = request.params as { testId?: unknown };
-          if (typeof testId === 'string') {
+          if (typeof testId === 'string' && UUID.test(testId)) {
             player.answerStats.answered(testId, reply.elapsedTime, reply.statusCode < 300);
           }
           done();
