@@ -59,6 +59,7 @@ import {
   playerPersonalData,
   playerRoutes,
   playerService,
+  registerExamDayStats,
   registerSweeper,
 } from './modules/player/index.js';
 import { leaveQuestionPools, resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
@@ -362,6 +363,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   if (deps.runJobs) registerSweeper(app, player, config.player.sweepIntervalSeconds);
+  // Always, like the answers it counts: the exam-day panel reads every process's counts.
+  registerExamDayStats(app, player);
   if (deps.runJobs) registerScratchSweep(app, deps.storage, clock);
 
   const diplomas = diplomasService({

@@ -367,6 +367,12 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   [`GET ${PLAYER}/mytests/{testId}/items`]: ownPlayer,
   [`GET ${PLAYER}/mytests/{testId}/files/{fileId}`]: ownPlayer,
   // Incidents on A's attempt: the competition's organisers.
+  // The exam-day panel: the competition's people (a coordinator counts their own students);
+  // students and outsiders never learn the phase exists.
+  [`GET ${PLAYER}/exams/{examId}/editions/{editionId}/phases/{phaseId}/live`]: {
+    ok: IN_COMPETITION,
+    notFound: [...STUDENTS, ...OUTSIDERS],
+  },
   [`POST ${PLAYER}/tests/{testId}/students/{studentId}/extra-time`]: {
     ok: ORGANISERS,
     notFound: OUTSIDERS,

@@ -1644,6 +1644,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test-player/exams/{examId}/editions/{editionId}/phases/{phaseId}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The exam-day panel of a phase: who is writing, who went quiet, answer writes
+         * @description Admins, the exam’s admin teachers and staff see every student of the phase (`scope` `phase`); an edition’s coordinator only their own students (`scope` `own`); anyone else, students included, 404. Counts per test and in total; the running attempts without a sign of life (start, answer written, the player’s state check) for more than 60 s, listed; acknowledged and refused answer writes per minute of the phase’s tests over the last 10 minutes with their p99, added up over every server process. Read from the database alone.
+         *
+         *     Bearer token of any signed-in user (an account that is registered and active, or an admin).
+         */
+        get: operations["getExamEditionPhaseLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/test-player/mytests": {
         parameters: {
             query?: never;
@@ -19362,6 +19384,237 @@ export interface operations {
                     "application/json": {
                         allPublished: boolean;
                         publishedCount: number;
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getExamEditionPhaseLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "serverNow": "2026-03-14T09:00:00.000Z",
+                     *       "scope": "phase",
+                     *       "total": {
+                     *         "registered": 0,
+                     *         "signedIn": 0,
+                     *         "started": 0,
+                     *         "writing": 0,
+                     *         "finished": 0,
+                     *         "disconnected": 0
+                     *       },
+                     *       "tests": [
+                     *         {
+                     *           "registered": 0,
+                     *           "signedIn": 0,
+                     *           "started": 0,
+                     *           "writing": 0,
+                     *           "finished": 0,
+                     *           "disconnected": 0,
+                     *           "testId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "name": "Olimpiada de Matematică",
+                     *           "grades": [
+                     *             1
+                     *           ],
+                     *           "startDate": "2026-03-14T09:00:00.000Z",
+                     *           "endDate": "2026-03-14T09:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "minutes": [
+                     *         {
+                     *           "minute": "2026-03-14T09:00:00.000Z",
+                     *           "writes": 0,
+                     *           "errors": 0,
+                     *           "p99Ms": 1
+                     *         }
+                     *       ],
+                     *       "writes": 0,
+                     *       "errors": 0,
+                     *       "p99Ms": 1,
+                     *       "processes": 0,
+                     *       "disconnected": [
+                     *         {
+                     *           "studentId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "familyName": "Popescu",
+                     *           "givenName": "Ana",
+                     *           "school": "Colegiul Național „Emil Racoviță”",
+                     *           "grade": 1,
+                     *           "testId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "lastSeenAt": "2026-03-14T09:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        disconnected: {
+                            familyName: string | null;
+                            givenName: string | null;
+                            grade: number | null;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            school: string | null;
+                            /** Format: uuid */
+                            studentId: string;
+                            /** Format: uuid */
+                            testId: string;
+                        }[];
+                        errors: number;
+                        minutes: {
+                            errors: number;
+                            /** Format: date-time */
+                            minute: string;
+                            p99Ms: number | null;
+                            writes: number;
+                        }[];
+                        p99Ms: number | null;
+                        processes: number;
+                        /** @enum {string} */
+                        scope: "phase" | "own";
+                        /** Format: date-time */
+                        serverNow: string;
+                        tests: {
+                            disconnected: number;
+                            /** Format: date-time */
+                            endDate: string;
+                            finished: number;
+                            grades: number[];
+                            name: string;
+                            registered: number;
+                            signedIn: number;
+                            /** Format: date-time */
+                            startDate: string;
+                            started: number;
+                            /** Format: uuid */
+                            testId: string;
+                            writing: number;
+                        }[];
+                        total: {
+                            disconnected: number;
+                            finished: number;
+                            registered: number;
+                            signedIn: number;
+                            started: number;
+                            writing: number;
+                        };
+                        writes: number;
                     };
                 };
             };

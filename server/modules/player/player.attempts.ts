@@ -23,6 +23,7 @@ import {
 } from './player.dto.js';
 import { type AttemptEnding, endLocked } from './player.ending.js';
 import type { ExamDayPath } from './player.exam-day.js';
+import { noteSeen } from './player.live.repo.js';
 import { isStudentsTest } from './player.policy.js';
 import type { AttemptRow, StudentTestRow } from './player.repo.js';
 import * as repo from './player.repo.js';
@@ -221,9 +222,11 @@ export function careful(ctx: PlayerContext, ending: AttemptEnding, examDay: Exam
       return toPlayerState(test, attempt, await resultOf(test, attempt, now), now);
     },
 
+    /** The attempt's state; a running attempt's check is the panel's sign of life. */
     async state(actor: Actor, testId: string): Promise<PlayerState> {
       const now = clock.now();
       const { test, attempt } = await studentTest(actor, testId, now);
+      if (attempt?.state === 'in_progress') await noteSeen(db, attempt.id, now);
       return toPlayerState(test, attempt, await resultOf(test, attempt, now), now);
     },
 

@@ -1,4 +1,5 @@
-import { canSeeExam, type ExamAccess } from '../exams/index.js';
+import type { Actor } from '../../lib/auth-guard.js';
+import { canSeeExam, type ExamAccess, seesWholeExam } from '../exams/index.js';
 
 /**
  * Who may do what in the test player. Outside the scope answers 404 (a student never learns
@@ -43,4 +44,13 @@ export function seesIncidents(access: ExamAccess): boolean {
  */
 export function canHandleIncidents(access: ExamAccess): boolean {
   return access.isAdmin || access.isExamAdmin || access.isStaff;
+}
+
+/**
+ * Whose students the exam-day panel counts: every student of the phase for admins, the exam's
+ * admins and staff (undefined); only their own (teacherRef) for an edition's coordinator, who
+ * reaches the phase through their edition. Anyone else never gets here (404 on the phase).
+ */
+export function liveScopeOwner(actor: Actor, access: ExamAccess): string | undefined {
+  return seesWholeExam(access) ? undefined : actor.id;
 }

@@ -18,7 +18,8 @@ import {
 import { jsonText } from '../../lib/json-column.js';
 import { holdRegistration } from '../exams/index.js';
 
-export type AttemptRow = typeof attempts.$inferSelect;
+/** An attempt as the player decides on it (the panel's sign of life is read by the panel only). */
+export type AttemptRow = Omit<typeof attempts.$inferSelect, 'lastSeenAt'>;
 
 /** A test with its competition's names and what decides whether it is this student's. */
 export type StudentTestRow = {

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { liveResponseSchema } from '../../../shared/schemas/exam-day.js';
 import {
   answerAckSchema,
   answerRequestSchema,
@@ -21,7 +22,11 @@ import { attemptTopic, type PlayerService } from './player.service.js';
 const tags = ['test-player'];
 const studentGuard = guard({ roles: ['student'] });
 const staffGuard = guard({ roles: ['teacher', 'admin'] });
+// The panel's scope is decided by the policy (a student gets 404 like any outsider).
+const memberGuard = guard();
 const testParams = z.object({ testId: z.uuid() });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const livePhaseParams = z.object({ examId: z.uuid(), editionId: z.uuid(), phaseId: z.uuid() });
 const studentParams = testParams.extend({ studentId: z.uuid() });
 const binary = z.instanceof(Buffer).describe('binary file');
 /** A comment line this often keeps proxies from closing a quiet event stream. */
@@ -107,6 +112,17 @@ export const playerRoutes =
           response: { 200: answerAckSchema },
         },
         config: { guard: studentGuard },
+        // Counted for the exam-day panel in memory, after the answer went out (see
+        // exam-day-stats.ts): nothing is added to the write itself.
+        onResponse: (request, reply, done) => {
+          // A path that names no test (refused by its schema) is not counted: the counts'
+          // table keys them by test id.
+          const { testId } = request.params as { testId?: unknown };
+          if (typeof testId === 'string' && UUID.test(testId)) {
+            player.answerStats.answered(testId, reply.elapsedTime, reply.statusCode < 300);
+          }
+          done();
+        },
       },
       async (request, reply) => {
         // Fast path: the session is resolved inside the write itself (one round trip).
@@ -251,6 +267,28 @@ export const playerRoutes =
           .header('cache-control', 'private, max-age=3600')
           .send(file.data);
       },
+    );
+
+    r.get(
+      '/exams/:examId/editions/:editionId/phases/:phaseId/live',
+      {
+        schema: {
+          tags,
+          summary: 'The exam-day panel of a phase: who is writing, who went quiet, answer writes',
+          description:
+            'Admins, the exam’s admin teachers and staff see every student of the phase ' +
+            '(`scope` `phase`); an edition’s coordinator only their own students (`scope` ' +
+            '`own`); anyone else, students included, 404. Counts per test and in total; ' +
+            'the running attempts without a sign of life (start, answer written, the ' +
+            'player’s state check) for more than 60 s, listed; acknowledged and refused ' +
+            'answer writes per minute of the phase’s tests over the last 10 minutes with ' +
+            'their p99, added up over every server process. Read from the database alone.',
+          params: livePhaseParams,
+          response: { 200: liveResponseSchema },
+        },
+        preHandler: memberGuard,
+      },
+      async (request) => player.live(actorOf(request), request.params),
     );
 
     r.post(

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, tz } from '../../db/columns.js';
 import { tests } from '../tests/tests.schema.js';
 import { users } from '../users/users.schema.js';
@@ -33,11 +33,39 @@ export const attempts = pgTable(
     finishedBy: text('finished_by', { enum: ['student', 'sweeper', 'staff', 'closed'] }),
     /** When the student was first shown the answer key of this test (it can no longer reopen). */
     keyShownAt: tz('key_shown_at'),
+    /**
+     * The player's last state check or event stream, noted at most every 20 s (the exam-day
+     * panel's sign of life besides the answers' own times; the answer write never sets it).
+     */
+    lastSeenAt: tz('last_seen_at'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('attempts_test_student_uq').on(t.testId, t.studentId),
     index('attempts_student_idx').on(t.studentId),
     index('attempts_open_deadline_idx').on(t.deadlineAt).where(sql`${t.state} = 'in_progress'`),
+  ],
+);
+
+/**
+ * Exam day's answer writes per minute, test and server process (exam-day-stats.ts): each
+ * process adds its in-memory counts every few seconds; the exam-day panel merges the rows of
+ * every process. `latency` counts the acknowledged writes per latency bucket
+ * (LATENCY_BOUNDS_MS, then one bucket for slower). Rows older than a day are deleted.
+ */
+export const examDayStats = pgTable(
+  'exam_day_stats',
+  {
+    minute: tz('minute').notNull(),
+    /** The test written to (the zero id when a process saw too many tests to keep apart). */
+    testId: uuid('test_id').notNull(),
+    instance: text('instance').notNull(),
+    writes: integer('writes').notNull().default(0),
+    errors: integer('errors').notNull().default(0),
+    latency: integer('latency').array().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.minute, t.testId, t.instance] }),
+    index('exam_day_stats_test_minute_idx').on(t.testId, t.minute),
   ],
 );

@@ -1,11 +1,13 @@
 import type { WarmableClient } from '../../lib/hot-statement.js';
 import { warmAnswerStatements } from '../results/index.js';
+import { examDayStats } from './exam-day-stats.js';
 import { careful } from './player.attempts.js';
 import { type PlayerDeps, playerContext } from './player.context.js';
 import { attemptEnding } from './player.ending.js';
 import { examDayPath } from './player.exam-day.js';
 import { warmStartStatement } from './player.hot.repo.js';
 import { incidents } from './player.incidents.js';
+import { livePanel } from './player.live.js';
 
 export type { PlayerDeps } from './player.context.js';
 export { attemptTopic } from './player.incidents.js';
@@ -28,6 +30,8 @@ export function playerService(deps: PlayerDeps) {
   const fast = examDayPath(ctx);
   const slow = careful(ctx, ending, fast);
   const staff = incidents(ctx);
+  const stats = examDayStats({ db: ctx.db, clock: ctx.clock });
+  const panel = livePanel(ctx, stats.flush);
   return {
     ...fast,
     myTests: slow.myTests,
@@ -39,6 +43,9 @@ export function playerService(deps: PlayerDeps) {
     file: slow.file,
     extraTime: staff.extraTime,
     reopen: staff.reopen,
+    live: panel.live,
+    /** This process's answer-write counts for the exam-day panel (see registerExamDayStats). */
+    answerStats: stats,
     sweep: ending.sweep,
     endRunningAttemptsOfPhase: ending.endRunningAttemptsOfPhase,
   };

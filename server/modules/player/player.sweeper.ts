@@ -24,3 +24,26 @@ export function registerSweeper(
     runAtStart: 'await',
   });
 }
+
+/** How often each process adds its answer-write counts to `exam_day_stats`. */
+const STATS_FLUSH_MS = 5_000;
+
+/**
+ * Adds this process's answer-write counts to `exam_day_stats` every 5 s (the exam-day panel
+ * merges every process's rows), and once more when the server closes.
+ */
+export function registerExamDayStats(
+  app: FastifyInstance,
+  player: Pick<PlayerService, 'answerStats'>,
+): void {
+  registerPeriodicJob(app, {
+    name: 'exam-day-stats',
+    intervalMs: STATS_FLUSH_MS,
+    run: () => player.answerStats.flush(),
+  });
+  app.addHook('onClose', async () => {
+    await player.answerStats.flush().catch((err: unknown) => {
+      app.log.error({ err }, 'exam-day stats not written at close');
+    });
+  });
+}

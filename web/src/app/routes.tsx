@@ -18,7 +18,12 @@ import {
 } from '../features/exams/index.js';
 import { HelpPage } from '../features/help/index.js';
 import { MailOutboxPage } from '../features/mail/index.js';
-import { ConnectionCheckPage, MyTestsPage, TestPlayerPage } from '../features/player/index.js';
+import {
+  ConnectionCheckPage,
+  ExamDayPage,
+  MyTestsPage,
+  TestPlayerPage,
+} from '../features/player/index.js';
 import {
   QuestionMediatorPage,
   QuestionReviewersPage,
@@ -99,6 +104,7 @@ export const router = createBrowserRouter([
       { path: `${phase}/questions`, element: guarded(STAFF, <QuestionsPage />) },
       { path: `${phase}/clasament`, element: guarded(STAFF, <RankingPage />) },
       { path: `${phase}/reguli`, element: guarded(STAFF, <RulesPage />) },
+      { path: `${phase}/ziua-examenului`, element: guarded(STAFF, <ExamDayPage />) },
       {
         path: `${phase}/questions/:questionId/mediator`,
         element: guarded(STAFF, <QuestionMediatorPage />),

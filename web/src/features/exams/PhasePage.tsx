@@ -3,6 +3,7 @@ import Edit from '@mui/icons-material/Edit';
 import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import Leaderboard from '@mui/icons-material/Leaderboard';
 import Lock from '@mui/icons-material/Lock';
+import MonitorHeart from '@mui/icons-material/MonitorHeart';
 import Quiz from '@mui/icons-material/Quiz';
 import Rule from '@mui/icons-material/Rule';
 import { Box, Button, FormControlLabel, Paper, Stack, Switch, Typography } from '@mui/material';
@@ -115,6 +116,14 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
               {t('phaseContent.tests')}
             </Button>
           )}
+          <Button
+            component={Link}
+            to={`/examene/${exam._id}/editii/${edition._id}/phases/${phase._id}/ziua-examenului`}
+            variant="outlined"
+            startIcon={<MonitorHeart />}
+          >
+            {t('examDay.open')}
+          </Button>
           <Button
             component={Link}
             to={`/examene/${exam._id}/editii/${edition._id}/phases/${phase._id}/clasament`}
