@@ -247,6 +247,18 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
                 />
               ) : undefined
             }
+            extraActions={
+              isAccepting && openScoresOf(finish.error) ? (
+                <Button
+                  variant="contained"
+                  color="warning"
+                  disabled={finish.isPending}
+                  onClick={() => void handleClose()}
+                >
+                  {t('exams.phases.openScores.confirm')}
+                </Button>
+              ) : undefined
+            }
             onConfirm={() => void handleClose()}
             onClose={() => setClosing(false)}
           />
