@@ -6,8 +6,22 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeEdition, makeEnrolment, makeExam, makePhase } from '../server/db/factories.js';
-import { phasePrizes, phaseResults, phaseStudents, phases } from '../server/db/schema.js';
+import {
+  makeEdition,
+  makeEnrolment,
+  makeExam,
+  makePhase,
+  makeTestWithItems,
+} from '../server/db/factories.js';
+import {
+  answers,
+  phasePrizes,
+  phaseResults,
+  phaseStudents,
+  phases,
+  reviewEntries,
+} from '../server/db/schema.js';
+import { uuidv7 } from '../server/lib/ids.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 const PASSWORD = 'parola-buna-123';
@@ -240,11 +254,63 @@ describe.skipIf(!hasChromium || !hasPoppler)(
           );
         expect(anaPrize?.prize).toBe('first');
 
-        // The county phase is not the edition's last: closing moves the admitted on.
+        // One paper still waits for its marks: closing is refused and lists it.
+        const {
+          test,
+          questions: [item],
+        } = await makeTestWithItems(podium.db, {
+          phaseId: ids.county,
+          items: [{ itemType: 'open', itemAnswers: [], itemCorrectAnswers: null }],
+        });
+        // A student outside the ranking, so that the paper's 0 moves nobody's total.
+        const late = await podium.createUser({
+          email: 'lucrare.deschisa@example.ro',
+          password: PASSWORD,
+          type: 'student',
+          grade: 5,
+        });
+        const answerId = uuidv7();
+        await podium.db.insert(answers).values({
+          id: answerId,
+          testId: test.id,
+          studentId: late.id,
+          questionId: item?.id ?? '',
+          scoreState: 'awaiting_marking',
+        });
+        const entryId = uuidv7();
+        await podium.db.insert(reviewEntries).values({
+          id: entryId,
+          phaseId: ids.county,
+          testId: test.id,
+          itemId: item?.id ?? '',
+          answerId,
+          studentId: late.id,
+          itemIndexInTest: 0,
+          code: 'E2E-OPEN-1',
+          maxScore: 10,
+        });
+        // Closed from the phase's own page, which lists what is open.
+        const rulesUrl = page.url();
+        await page.goto(`${podium.baseUrl}${phaseUrl()}`);
         await page.getByRole('button', { name: 'Închide etapa', exact: true }).click();
         const closing = page.getByRole('dialog', { name: 'Închideți etapa?' });
         await closing.getByRole('button', { name: 'Închide etapa', exact: true }).click();
+        await eventually(() => closing.getByText('1 lucrare de corectat').count()).toBe(1);
+        await shot(page, 'phase-end-open-scores-ro');
+        // Dismissed, the phase is still open.
+        await closing.getByRole('button', { name: 'Închide', exact: true }).click();
+        expect(
+          (await podium.db.select().from(phases).where(eq(phases.id, ids.county)))[0]?.state,
+        ).toBe('open');
+
+        // The paper withdrawn, the county phase (not the edition's last) closes and moves the
+        // admitted on.
+        await podium.db.delete(reviewEntries).where(eq(reviewEntries.id, entryId));
+        await podium.db.delete(answers).where(eq(answers.id, answerId));
+        await page.getByRole('button', { name: 'Închide etapa', exact: true }).click();
+        await closing.getByRole('button', { name: 'Închide etapa', exact: true }).click();
         await toast(page, 'Etapa a fost închisă');
+        await page.goto(rulesUrl);
         await eventually(() =>
           page.getByText('Etapa este închisă: rezultatele și premiile sunt definitive.').count(),
         ).toBeGreaterThan(0);

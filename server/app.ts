@@ -318,7 +318,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(
     examMgmtRoutes(
-      examMgmt({ db: database.db, clock, endRunningAttempts, beginReview: reviews.beginReview }),
+      examMgmt({
+        db: database.db,
+        clock,
+        endRunningAttempts,
+        beginReview: reviews.beginReview,
+        settleOpenScores: reviews.settleOpenScores,
+      }),
     ),
     { prefix: `${API_PREFIX}/exam-mgmt` },
   );

@@ -594,7 +594,7 @@ export interface paths {
         get?: never;
         /**
          * Close a phase
-         * @description Sets it closed and registers every admitted student in the next phase (by start date). With no next phase: 409 EDITION_PHASE_NOT_CREATED and nothing changes, unless the body says `{"lastPhase": true}` and nobody of the phase is admitted: the last phase of the edition then closes, which makes its results and prizes final (diplomas can be printed). Closing again returns the same answer. `advancedCount` = admitted students.
+         * @description Sets it closed and registers every admitted student in the next phase (by start date). With no next phase: 409 EDITION_PHASE_NOT_CREATED and nothing changes, unless the body says `{"lastPhase": true}` and nobody of the phase is admitted: the last phase of the edition then closes, which makes its results and prizes final (diplomas can be printed). Closing again returns the same answer. `advancedCount` = admitted students. A closed phase is final, so it closes only once every score is: otherwise 409 RESULTS_INCOMPLETE and nothing changes, with details `{reviews, mediations, appeals, appealMediations, unmarkedAnswers, reviewIds, appealIds}`. `acceptOpen: {reviewIds, appealIds}` naming exactly the open ones closes anyway (audited): an open entry ends final at 0, an open appeal ends kept. Answers with no entry yet (review not started) cannot be accepted.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -1944,7 +1944,7 @@ export interface paths {
         get?: never;
         /**
          * Close a committee appeal, the score kept
-         * @description The exam's admins.
+         * @description The exam's admins. 409 PHASE_CLOSED once the phase is closed.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -2048,7 +2048,7 @@ export interface paths {
         get?: never;
         /**
          * Correct an answer key and rescore every attempt
-         * @description The exam's admins; one transaction, audited; committee appeals on the item end.
+         * @description The exam's admins; one transaction, audited; committee appeals on the item end. Two fixes at once run one after the other: the second sees the first’s scores, and the same key again changes nothing. 409 PHASE_CLOSED once the phase is closed.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -2096,7 +2096,7 @@ export interface paths {
         get: operations["getExamEditionPhaseItemRubric"];
         /**
          * Set a question's marking scheme
-         * @description Staff; the criteria add up to at most the item's points. Audited.
+         * @description Staff; the criteria add up to at most the item's points. Audited. 409 PHASE_CLOSED once the phase is closed.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -2139,7 +2139,7 @@ export interface paths {
         put?: never;
         /**
          * Move a reviewer's open marks to other teachers of the question
-         * @description Staff; audited. Marks already given stay.
+         * @description Staff; audited. Marks already given stay. 409 PHASE_CLOSED once the phase is closed.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -2404,7 +2404,7 @@ export interface paths {
         get?: never;
         /**
          * Contest an item's final score
-         * @description Once per item, inside the phase's appeal window, on an item with a final score (409 APPEAL_NOT_ALLOWED, details.reason window | already_appealed | no_final_score).
+         * @description Once per item, inside the phase's appeal window, on an item with a final score (409 APPEAL_NOT_ALLOWED, details.reason window | already_appealed | no_final_score). The window ends when the phase closes, whatever its dates (409 PHASE_CLOSED).
          *
          *     Bearer token of student (an account that is registered and active, or an admin).
          */
@@ -8774,10 +8774,22 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "lastPhase": true
+                 *       "lastPhase": true,
+                 *       "acceptOpen": {
+                 *         "reviewIds": [
+                 *           "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d"
+                 *         ],
+                 *         "appealIds": [
+                 *           "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
+                    acceptOpen?: {
+                        appealIds?: string[];
+                        reviewIds?: string[];
+                    };
                     lastPhase?: boolean;
                 } | null;
             };
@@ -8917,7 +8929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: EDITION_PHASE_NOT_CREATED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: EDITION_PHASE_NOT_CREATED, RESULTS_INCOMPLETE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22267,7 +22279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: REVIEW_CHANGED, REVIEW_CLOSED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: REVIEW_CHANGED, REVIEW_CLOSED, PHASE_CLOSED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22696,7 +22708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: REVIEW_CHANGED, REVIEW_CLOSED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: REVIEW_CHANGED, REVIEW_CLOSED, PHASE_CLOSED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23287,7 +23299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: REVIEW_CHANGED, REVIEW_CLOSED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: REVIEW_CHANGED, REVIEW_CLOSED, PHASE_CLOSED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23653,6 +23665,24 @@ export interface operations {
                      *         "statusCode": 404,
                      *         "code": "NOT_FOUND",
                      *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: PHASE_CLOSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "PHASE_CLOSED",
+                     *         "message": "PHASE_CLOSED"
                      *       }
                      *     }
                      */
@@ -24227,6 +24257,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: PHASE_CLOSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "PHASE_CLOSED",
+                     *         "message": "PHASE_CLOSED"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Payload too large. Codes: FILE_TOO_LARGE. */
             413: {
                 headers: {
@@ -24596,6 +24644,24 @@ export interface operations {
                      *         "statusCode": 404,
                      *         "code": "NOT_FOUND",
                      *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: PHASE_CLOSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "PHASE_CLOSED",
+                     *         "message": "PHASE_CLOSED"
                      *       }
                      *     }
                      */
@@ -26289,7 +26355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: REVIEW_CHANGED, REVIEW_CLOSED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: REVIEW_CHANGED, REVIEW_CLOSED, PHASE_CLOSED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27101,7 +27167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: APPEAL_NOT_ALLOWED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: APPEAL_NOT_ALLOWED, PHASE_CLOSED. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -112,10 +112,38 @@ export type PhaseListItem = z.infer<typeof phaseListItemSchema>;
  * EDITION_PHASE_NOT_CREATED while any student of it is admitted (they would have nowhere to go).
  * Without it, a phase with no next one is refused as before.
  */
+const acceptedIds = z.array(uuidField()).max(10_000, { error: 'too_long' });
+
+/**
+ * `PUT …/phases/{phaseId}/finish`. `acceptOpen` closes the phase although these review entries
+ * and appeals are still open; it must name exactly the open ones the refusal listed.
+ */
 export const phaseFinishSchema = z
-  .object({ lastPhase: z.boolean({ error: 'invalid' }).optional() })
+  .object({
+    lastPhase: z.boolean({ error: 'invalid' }).optional(),
+    acceptOpen: z
+      .object({ reviewIds: acceptedIds.optional(), appealIds: acceptedIds.optional() })
+      .strict()
+      .optional(),
+  })
   .strict();
 export type PhaseFinishInput = z.input<typeof phaseFinishSchema>;
+
+/**
+ * Details of 409 RESULTS_INCOMPLETE from finish: what still has no final score. `reviews`
+ * entries await marks, `mediations` a mediator, `appeals` (of which `appealMediations` wait for
+ * a mediator) are unresolved; `unmarkedAnswers` have no entry yet (the review has not started)
+ * and cannot be accepted.
+ */
+export type PhaseOpenScores = {
+  reviews: number;
+  mediations: number;
+  appeals: number;
+  appealMediations: number;
+  unmarkedAnswers: number;
+  reviewIds: string[];
+  appealIds: string[];
+};
 
 /** `PUT …/phases/{phaseId}/finish`: the closed phase and how many admitted students it had. */
 export const phaseCloseResultSchema = phaseSchema.extend({ advancedCount: z.number() });

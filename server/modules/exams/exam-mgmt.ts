@@ -14,14 +14,22 @@ export type ExamMgmtDeps = {
   endRunningAttempts: PhasesDeps['endRunningAttempts'];
   /** The test-review module's: checks and assigns the marking when a review starts. */
   beginReview: PhasesDeps['beginReview'];
+  /** The test-review module's: what is not final when a phase closes, and the accepted rest. */
+  settleOpenScores: PhasesDeps['settleOpenScores'];
 };
 
 /** The exam-mgmt services (SPEC.md §7), each with only what it needs. */
-export function examMgmt({ db, clock, endRunningAttempts, beginReview }: ExamMgmtDeps) {
+export function examMgmt({
+  db,
+  clock,
+  endRunningAttempts,
+  beginReview,
+  settleOpenScores,
+}: ExamMgmtDeps) {
   return {
     exams: examsService({ db }),
     editions: editionsService({ db }),
-    phases: phasesService({ db, clock, endRunningAttempts, beginReview }),
+    phases: phasesService({ db, clock, endRunningAttempts, beginReview, settleOpenScores }),
     phaseStudents: phaseStudentsService({ db }),
     enrolment: enrolmentService({ db, clock }),
     openExams: openExamsService({ db }),

@@ -39,11 +39,17 @@ export async function findPhasePath(
 }
 
 /**
- * Takes the open phase for a change of its decisions, in the caller's transaction: closing
- * waits until it commits. PHASE_CLOSED once it is closed.
+ * Takes the open phase for a write of its scores, appeals or decisions, first in the caller's
+ * transaction: closing (which takes the row `for update`) waits until it commits, and a write
+ * after closing sees it closed and fails with PHASE_CLOSED. `update` also serialises writes
+ * that must not overlap each other (a key fix computes whose scores change under it).
  */
-export async function holdOpenPhase(tx: Db, phaseId: string): Promise<PhaseRow> {
-  const phase = await lockPhase(tx, phaseId, 'share');
+export async function holdOpenPhase(
+  tx: Db,
+  phaseId: string,
+  mode: 'share' | 'update' = 'share',
+): Promise<PhaseRow> {
+  const phase = await lockPhase(tx, phaseId, mode);
   if (!phase) throw notFound('phase');
   if (phase.state === 'closed') throw new AppError('PHASE_CLOSED', 'The phase is closed');
   return phase;

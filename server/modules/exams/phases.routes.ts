@@ -138,8 +138,14 @@ export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
           'unless the body says `{"lastPhase": true}` and nobody of the phase is admitted: ' +
           'the last phase of the edition then closes, which makes its results and prizes ' +
           'final (diplomas can be printed). Closing again returns the same answer. ' +
-          '`advancedCount` = admitted students.',
+          '`advancedCount` = admitted students. A closed phase is final, so it closes only once ' +
+          'every score is: otherwise 409 RESULTS_INCOMPLETE and nothing changes, with details ' +
+          '`{reviews, mediations, appeals, appealMediations, unmarkedAnswers, reviewIds, ' +
+          'appealIds}`. `acceptOpen: {reviewIds, appealIds}` naming exactly the open ones closes ' +
+          'anyway (audited): an open entry ends final at 0, an open appeal ends kept. Answers ' +
+          'with no entry yet (review not started) cannot be accepted.',
         params: phaseParams,
+        errors: ['EDITION_PHASE_NOT_CREATED', 'RESULTS_INCOMPLETE'],
         body: phaseFinishSchema.nullish(),
         response: { 200: phaseCloseResultSchema },
       },

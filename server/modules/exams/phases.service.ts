@@ -33,6 +33,19 @@ export type PhasesDeps = {
    * INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS or TESTS_STILL_RUNNING; answers what it assigned.
    */
   beginReview: (tx: Db, phase: ReviewedPhase, actorId: string, at: Date) => Promise<unknown>;
+  /**
+   * In the closing transaction, refuses (RESULTS_INCOMPLETE, details: what is open) while a
+   * score of the phase is not final, unless the caller accepted exactly the open entries and
+   * appeals, which it then settles (the test-review module's; given by the composition root).
+   * Answers the ids it settled.
+   */
+  settleOpenScores: (
+    tx: Db,
+    phaseId: string,
+    accepted: PhaseFinishInput['acceptOpen'],
+    actorId: string,
+    at: Date,
+  ) => Promise<{ reviewIds: string[]; appealIds: string[] }>;
 };
 
 /** What the start of review tells the test-review module about the phase. */
@@ -89,7 +102,13 @@ export function appealWindow(
 /** What a closed phase still lets change: nothing but its name. */
 const EDITABLE_WHEN_CLOSED = new Set(['name']);
 
-export function phasesService({ db, clock, endRunningAttempts, beginReview }: PhasesDeps) {
+export function phasesService({
+  db,
+  clock,
+  endRunningAttempts,
+  beginReview,
+  settleOpenScores,
+}: PhasesDeps) {
   /** Shared by PATCH and POST …/phases/{phaseId}. */
   async function updatePhase(
     actor: Actor,
@@ -259,6 +278,9 @@ export function phasesService({ db, clock, endRunningAttempts, beginReview }: Ph
         // Nothing stays open in a closed phase: attempts still running end now and are
         // scored before the admitted students are counted and moved on.
         const ended = await endRunningAttempts(tx, phaseId, now);
+        // A closed phase is final: every score is, or the organiser accepted by name what is
+        // not. Refused otherwise, and the attempts ended above are rolled back with it.
+        const accepted = await settleOpenScores(tx, phaseId, input.acceptOpen, actor.id, now);
         const closed = await repo.updatePhase(tx, phaseId, {
           state: 'closed',
           closedAt: now,
@@ -279,6 +301,7 @@ export function phasesService({ db, clock, endRunningAttempts, beginReview }: Ph
             admitted,
             added,
             endedAttempts: ended,
+            acceptedOpen: accepted,
           },
         });
         return { ...toPhaseDto(closed, examId), advancedCount: admitted };

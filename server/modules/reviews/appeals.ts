@@ -14,6 +14,7 @@ import type { Actor } from '../../lib/auth-guard.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { PhaseIds } from '../../lib/route-params.js';
+import { holdOpenPhase } from '../exams/index.js';
 import { conflictsOf, pickReviewers } from './assign.js';
 import {
   closed,
@@ -169,6 +170,7 @@ export function appeals(ctx: ReviewsContext) {
       await ctx.requireAppealView(db, scope, reviewId);
       if (!scope.viewer.manage) throw forbidden();
       return db.transaction(async (tx) => {
+        await holdOpenPhase(tx, scope.phase.id);
         const row = await repo.lockAppeal(tx, scope.phase.id, reviewId);
         if (!row) throw notFound('appeal');
         if (row.kind !== 'committee') throw forbidden();

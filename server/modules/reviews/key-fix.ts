@@ -4,6 +4,7 @@ import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { fieldError, forbidden, notFound } from '../../lib/errors.js';
 import type { PhaseIds } from '../../lib/route-params.js';
+import { holdOpenPhase } from '../exams/index.js';
 import { rescoreTest, scoreAnswer } from '../results/index.js';
 import type { ReviewsContext, Scope } from './context.js';
 import * as repo from './reviews.repo.js';
@@ -99,8 +100,18 @@ export function keyFix(ctx: ReviewsContext) {
       if (!scope.viewer.manage) throw forbidden();
       const question = await keyFixTarget(scope, itemId, input);
       return db.transaction(async (tx) => {
-        const preview = await keyFixChanges(tx, scope, question, input);
+        // The phase row for update: a second fix of the same moment waits, then computes its
+        // changes from the first one's scores (one audit row and one mail per real change).
+        await holdOpenPhase(tx, scope.phase.id, 'update');
+        const current = (await repo.findQuestion(tx, itemId)) ?? question;
+        const preview = await keyFixChanges(tx, scope, current, input);
         const now = clock.now();
+        const sameKey =
+          JSON.stringify(current.itemCorrectAnswers) === JSON.stringify(input.itemCorrectAnswers);
+        // The same fix again (or a second click) finds nothing left to do: no write, no mail.
+        if (sameKey && preview.changes.length === 0 && preview.pendingAppeals === 0) {
+          return { ...preview, changedItems: 0, students: 0, resolvedAppeals: 0 };
+        }
         await questions.setAnswerKey(
           tx,
           actor.id,
@@ -147,7 +158,7 @@ export function keyFix(ctx: ReviewsContext) {
           action: 'review.key_fixed',
           entityType: 'phase',
           entityId: scope.phase.id,
-          before: { itemId, itemCorrectAnswers: question.itemCorrectAnswers },
+          before: { itemId, itemCorrectAnswers: current.itemCorrectAnswers },
           after: {
             itemId,
             itemCorrectAnswers: input.itemCorrectAnswers,

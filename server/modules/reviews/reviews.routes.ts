@@ -295,7 +295,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/reviews/:reviewId/mediations`,
       {
         schema: {
-          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED', 'PHASE_CLOSED'],
           tags: TAGS,
           summary: "The mediator's mark (final)",
           description: "The question's mediator, on an entry that needs mediation.",
@@ -332,7 +332,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId`,
       {
         schema: {
-          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED', 'PHASE_CLOSED'],
           tags: TAGS,
           summary: "An appeal reviewer's mark",
           description:
@@ -357,7 +357,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId/mediations`,
       {
         schema: {
-          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED', 'PHASE_CLOSED'],
           tags: TAGS,
           summary: "The appeal mediator's mark (final)",
           params: reviewParams,
@@ -378,10 +378,10 @@ export function reviewsRoutes(reviews: ReviewsService) {
       `${BASE}/appeals/:reviewId/decision`,
       {
         schema: {
-          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED'],
+          errors: ['REVIEW_CHANGED', 'REVIEW_CLOSED', 'PHASE_CLOSED'],
           tags: TAGS,
           summary: 'Close a committee appeal, the score kept',
-          description: "The exam's admins.",
+          description: "The exam's admins. 409 PHASE_CLOSED once the phase is closed.",
           params: reviewParams,
           body: appealDecisionInputSchema,
           response: { 200: contestationEntrySchema },
@@ -417,7 +417,10 @@ export function reviewsRoutes(reviews: ReviewsService) {
         schema: {
           tags: TAGS,
           summary: "Set a question's marking scheme",
-          description: "Staff; the criteria add up to at most the item's points. Audited.",
+          errors: ['PHASE_CLOSED'],
+          description:
+            "Staff; the criteria add up to at most the item's points. Audited. 409 " +
+            'PHASE_CLOSED once the phase is closed.',
           params: itemParams,
           body: rubricInputSchema,
           response: { 200: rubricSchema },
@@ -469,7 +472,9 @@ export function reviewsRoutes(reviews: ReviewsService) {
         schema: {
           tags: TAGS,
           summary: "Move a reviewer's open marks to other teachers of the question",
-          description: 'Staff; audited. Marks already given stay.',
+          errors: ['PHASE_CLOSED'],
+          description:
+            'Staff; audited. Marks already given stay. 409 PHASE_CLOSED once the phase is closed.',
           params: phaseParams,
           body: reassignInputSchema,
           response: { 200: reassignResultSchema },
@@ -505,8 +510,11 @@ export function reviewsRoutes(reviews: ReviewsService) {
         schema: {
           tags: TAGS,
           summary: 'Correct an answer key and rescore every attempt',
+          errors: ['PHASE_CLOSED'],
           description:
-            "The exam's admins; one transaction, audited; committee appeals on the item end.",
+            "The exam's admins; one transaction, audited; committee appeals on the item end. " +
+            'Two fixes at once run one after the other: the second sees the first’s scores, ' +
+            'and the same key again changes nothing. 409 PHASE_CLOSED once the phase is closed.',
           params: itemParams,
           body: keyFixInputSchema,
           response: { 200: keyFixResultSchema },
@@ -540,11 +548,13 @@ export function reviewsRoutes(reviews: ReviewsService) {
       '/tests/:testId/items/:itemId/appeal',
       {
         schema: {
+          errors: ['APPEAL_NOT_ALLOWED', 'PHASE_CLOSED'],
           tags: TAGS,
           summary: "Contest an item's final score",
           description:
             "Once per item, inside the phase's appeal window, on an item with a final score " +
-            '(409 APPEAL_NOT_ALLOWED, details.reason window | already_appealed | no_final_score).',
+            '(409 APPEAL_NOT_ALLOWED, details.reason window | already_appealed | no_final_score). ' +
+            'The window ends when the phase closes, whatever its dates (409 PHASE_CLOSED).',
           params: studentItemParams,
           body: appealInputSchema,
           response: { 200: studentReviewItemSchema },

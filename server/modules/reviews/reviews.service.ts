@@ -1,4 +1,5 @@
 import { appeals } from './appeals.js';
+import { closing } from './closing.js';
 import { type ReviewsDeps, reviewsContext } from './context.js';
 import { keyFix } from './key-fix.js';
 import { marking } from './marking.js';
@@ -23,6 +24,7 @@ export function reviewsService(deps: ReviewsDeps) {
     ...student(ctx),
     ...staff(ctx),
     ...keyFix(ctx),
+    ...closing(ctx),
   };
 }
 

@@ -10,6 +10,7 @@ import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import type { PhaseIds } from '../../lib/route-params.js';
+import { holdOpenPhase } from '../exams/index.js';
 import {
   answerOf,
   type CheckedMark,
@@ -163,6 +164,7 @@ export function markingFlow(ctx: ReviewsContext) {
     const scope = await ctx.requireScope(actor, ids);
     await round.find(ctx, scope, reviewId);
     return db.transaction(async (tx) => {
+      await holdOpenPhase(tx, scope.phase.id);
       const row = await round.lock(tx, scope.phase.id, reviewId);
       if (!row) throw notFound(round.subject);
       return work(tx, scope, row);

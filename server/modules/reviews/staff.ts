@@ -13,6 +13,7 @@ import type { Actor } from '../../lib/auth-guard.js';
 import { fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { PhaseIds } from '../../lib/route-params.js';
+import { holdOpenPhase } from '../exams/index.js';
 import { conflictsOf, pickReviewers } from './assign.js';
 import type { ReviewsContext } from './context.js';
 import { rubricOf } from './material.js';
@@ -57,6 +58,7 @@ export function staff(ctx: ReviewsContext) {
       const sum = criteria.reduce((s, c) => s + Math.round(c.points * 100), 0);
       if (sum > Math.round(max * 100)) throw fieldError({ criteria: ['score_sum'] });
       return db.transaction(async (tx) => {
+        await holdOpenPhase(tx, scope.phase.id);
         const before = await repo.findRubric(tx, itemId);
         await repo.saveRubric(tx, itemId, criteria, actor.id);
         await appendAudit(tx, {
@@ -192,6 +194,7 @@ export function staff(ctx: ReviewsContext) {
       const scope = await ctx.requireScope(actor, ids);
       if (!scope.viewer.whole) throw forbidden();
       return db.transaction(async (tx) => {
+        await holdOpenPhase(tx, scope.phase.id);
         const open = await repo.findOpenMarks(tx, scope.phase.id, input.teacherId, input.itemId);
         const itemIds = [...new Set(open.map((o) => o.item_id))];
         const teachers = await questions.questionTeachersOf(itemIds, tx);

@@ -8,6 +8,7 @@ import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { holdOpenPhase } from '../exams/index.js';
 import { findItemScores, findTestResults } from '../results/index.js';
 import { assignAppeal } from './appeals.js';
 import { anonymousCode } from './assign.js';
@@ -20,11 +21,13 @@ import * as repo from './reviews.repo.js';
 const notAllowed = (reason: 'window' | 'already_appealed' | 'no_final_score') =>
   new AppError('APPEAL_NOT_ALLOWED', 'The item cannot be appealed', { reason });
 
+/** The appeal window: between its dates, and never once the phase is closed. */
 function windowOpen(
-  phase: { appealStartDate: Date | null; appealEndDate: Date | null },
+  phase: { state: string; appealStartDate: Date | null; appealEndDate: Date | null },
   now: Date,
 ) {
   return (
+    phase.state !== 'closed' &&
     phase.appealStartDate !== null &&
     phase.appealEndDate !== null &&
     phase.appealStartDate.getTime() <= now.getTime() &&
@@ -101,6 +104,8 @@ export function student(ctx: ReviewsContext) {
       const item = (await repo.findTestItems(db, testId)).find((i) => i.itemId === itemId);
       if (!item) throw notFound('item');
       return db.transaction(async (tx) => {
+        // Closing ends the window whatever its dates say.
+        await holdOpenPhase(tx, found.phase.id);
         const now = clock.now();
         if (!windowOpen(found.phase, now)) throw notAllowed('window');
         const answer = await repo.findAnswer(tx, testId, actor.id, itemId);

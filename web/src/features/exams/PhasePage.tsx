@@ -18,7 +18,7 @@ import { useEdition } from './api/get-edition.js';
 import { useExam } from './api/get-exam.js';
 import { usePhase } from './api/get-phase.js';
 import { usePatchPhase } from './api/patch-phase.js';
-import { CloseError } from './components/CloseError.js';
+import { CloseError, openScoresOf } from './components/CloseError.js';
 import { DetailList } from './components/DetailList.js';
 import { ExamBreadcrumbs } from './components/ExamBreadcrumbs.js';
 import { PageState } from './components/PageState.js';
@@ -66,6 +66,7 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
   const finish = useFinishPhase(ids);
   const [editing, setEditing] = useState(false);
   const [closing, setClosing] = useState(false);
+  const [isAccepting, setAccepting] = useState(false);
   const isManager = canManage(exam);
   const isOpen = phase.state === 'open';
 
@@ -82,7 +83,11 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
 
   const handleClose = async () => {
     try {
-      const closed = await finish.mutateAsync();
+      // "Close anyway" accepts exactly what the refusal listed; the server checks it still is.
+      const open = isAccepting ? openScoresOf(finish.error) : undefined;
+      const closed = await finish.mutateAsync(
+        open ? { acceptOpen: { reviewIds: open.reviewIds, appealIds: open.appealIds } } : {},
+      );
       report.success('exams.phases.closed', { count: closed.advancedCount });
       setClosing(false);
     } catch {
@@ -164,6 +169,7 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
                 disabled={!isOpen}
                 onClick={() => {
                   finish.reset();
+                  setAccepting(false);
                   setClosing(true);
                 }}
               >
@@ -241,7 +247,27 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
             message={t('exams.phases.closeMessage', { name: phase.name })}
             confirmLabel={t('exams.phases.close')}
             busy={finish.isPending}
-            error={finish.error ? <CloseError error={finish.error} /> : undefined}
+            error={
+              finish.error ? (
+                <CloseError
+                  error={finish.error}
+                  isAccepting={isAccepting}
+                  onAcceptChange={setAccepting}
+                />
+              ) : undefined
+            }
+            extraActions={
+              isAccepting && openScoresOf(finish.error) ? (
+                <Button
+                  variant="contained"
+                  color="warning"
+                  disabled={finish.isPending}
+                  onClick={() => void handleClose()}
+                >
+                  {t('exams.phases.openScores.confirm')}
+                </Button>
+              ) : undefined
+            }
             onConfirm={() => void handleClose()}
             onClose={() => setClosing(false)}
           />
