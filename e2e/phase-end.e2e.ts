@@ -303,13 +303,24 @@ describe.skipIf(!hasChromium || !hasPoppler)(
           (await podium.db.select().from(phases).where(eq(phases.id, ids.county)))[0]?.state,
         ).toBe('open');
 
-        // The paper withdrawn, the county phase (not the edition's last) closes and moves the
-        // admitted on.
-        await podium.db.delete(reviewEntries).where(eq(reviewEntries.id, entryId));
-        await podium.db.delete(answers).where(eq(answers.id, answerId));
+        // Closed anyway, accepting that paper: it ends at 0, and the county phase (not the
+        // edition's last) closes and moves the admitted on.
         await page.getByRole('button', { name: 'Închide etapa', exact: true }).click();
         await closing.getByRole('button', { name: 'Închide etapa', exact: true }).click();
+        await eventually(() => closing.getByText('1 lucrare de corectat').count()).toBe(1);
+        const anyway = closing.getByRole('button', { name: 'Închide etapa oricum', exact: true });
+        // Offered only once the organiser has said they accept what is open.
+        expect(await anyway.count()).toBe(0);
+        await closing.getByRole('checkbox', { name: /Închide oricum, acceptând acestea/ }).check();
+        await shot(page, 'phase-end-close-anyway-ro');
+        await anyway.click();
         await toast(page, 'Etapa a fost închisă');
+        const [settled] = await podium.db
+          .select()
+          .from(reviewEntries)
+          .where(eq(reviewEntries.id, entryId));
+        expect(settled).toMatchObject({ status: 'final' });
+        expect(Number(settled?.finalScore)).toBe(0);
         await page.goto(rulesUrl);
         await eventually(() =>
           page.getByText('Etapa este închisă: rezultatele și premiile sunt definitive.').count(),
@@ -403,9 +414,11 @@ describe.skipIf(!hasChromium || !hasPoppler)(
         await page.goto(url ?? '');
         const verified = await answer;
         expect(verified.status()).toBe(200);
-        // The check's answer carries only what the diploma prints.
+        // The check's answer carries only what the diploma prints (and whether its holder's
+        // data was erased since).
         expect(Object.keys(await verified.json()).sort()).toEqual(
           [
+            'anonymised',
             'code',
             'editionName',
             'examName',
