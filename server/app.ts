@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { registerCompression } from './lib/compression.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerDatabaseGauges(metrics, database.db, clock, config.player.answerGraceSeconds);
   }
   registerSecurityHeaders(app);
+  await registerCompression(app);
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.files.maxBytes, files: 20 } });
   await registerApiDescription(app, API_PREFIX);

@@ -106,6 +106,8 @@ export const playerRoutes =
           body: answerRequestSchema,
           response: { 200: answerAckSchema },
         },
+        // The exam's hottest write: its small ack goes as it is (server/lib/compression.ts).
+        compress: false,
         config: { guard: studentGuard },
       },
       async (request, reply) => {
@@ -177,6 +179,8 @@ export const playerRoutes =
             '`GET …/state`.',
           params: testParams,
         },
+        // Events must reach the browser as they are written, not when a compressor flushes.
+        compress: false,
         preHandler: studentGuard,
       },
       async (request, reply) => {
