@@ -412,16 +412,14 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     expect(fetched.filter((p) => /\.(woff|ttf)$/.test(p))).toEqual([]);
     // No staff screen reached the student's device.
     const manifest = JSON.parse(readFileSync('web/dist/.vite/manifest.json', 'utf8'));
-    const staff = [
-      'questions',
-      'reviews',
-      'tests',
-      'uploads',
-      'users',
-      'mail',
-      'diplomas',
-      'exams',
-    ].map((f) => `/${manifest[`src/features/${f}/index.ts`].file}`);
+    const staff = ['questions', 'reviews', 'tests', 'uploads', 'users', 'mail', 'diplomas', 'exams']
+      .map((f) => `src/features/${f}/index.ts`)
+      .concat(
+        ['rankings/RankingPage', 'rankings/RulesPage', 'auth/ThrottlesPage'].map(
+          (f) => `src/features/${f}.tsx`,
+        ),
+      )
+      .map((key) => `/${manifest[key].file}`);
     expect(fetched.filter((p) => staff.includes(p))).toEqual([]);
     await option(page, lang, 'radio', 'două șesimi').check();
     await waitSaved(page, lang);
