@@ -21,7 +21,15 @@ function page<M extends Record<K, ComponentType<any>>, K extends keyof M & strin
   load: () => Promise<M>,
   name: K,
 ) {
-  return lazy(() => load().then((m) => ({ default: m[name] })));
+  return lazy(() =>
+    load().then((m) => {
+      // A feature may export a page that is lazy itself (a staff screen kept out of its chunk):
+      // React takes a lazy page only inside another component, never as what `lazy` resolves to.
+      const Page = m[name];
+      // biome-ignore lint/suspicious/noExplicitAny: the props are those of the page
+      return { default: (props: any) => <Page {...props} /> };
+    }),
+  );
 }
 
 const auth = () => import('../features/auth/index.js');
