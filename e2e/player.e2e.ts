@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -377,6 +378,8 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     const lang = 'ro';
     const email = 'maria.ionescu@elevi.example.ro';
     const { page, context } = await openAs(email, { lang });
+    const fetched: string[] = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await page.goto(`${podium.baseUrl}/tests`);
     const card = page.getByRole('article', { name: /Proba online/ });
     await expect.poll(() => card.getByTestId('my-test-state').innerText()).toBe('Deschis');
@@ -385,6 +388,10 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
 
     await acceptTermsAndStart(page, lang);
     await shot(page, 'player-terms-ro');
+    // Up to here no statement showed: neither KaTeX nor its fonts were fetched.
+    expect(fetched.filter((p) => /\/assets\/(renderer|statement-renderer|KaTeX_)/.test(p))).toEqual(
+      [],
+    );
     await page.getByRole('button', { name: 'Începe testul' }).click();
     await expect
       .poll(() => page.getByRole('heading', { level: 1 }).innerText())
@@ -397,8 +404,23 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
 
     const positions = await mapQuestions(page, lang);
     let section = await goTo(page, lang, positions, 'fraction');
-    // The formula is typeset by KaTeX.
+    // The formula is typeset by KaTeX, with its fonts in woff2 only.
     expect(await section.locator('.katex').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => fetched.filter((p) => p.includes('/assets/KaTeX_')).length)
+      .toBeGreaterThan(0);
+    expect(fetched.filter((p) => /\.(woff|ttf)$/.test(p))).toEqual([]);
+    // No staff screen reached the student's device.
+    const manifest = JSON.parse(readFileSync('web/dist/.vite/manifest.json', 'utf8'));
+    const staff = ['questions', 'reviews', 'tests', 'uploads', 'users', 'mail', 'diplomas', 'exams']
+      .map((f) => `src/features/${f}/index.ts`)
+      .concat(
+        ['rankings/RankingPage', 'rankings/RulesPage', 'auth/ThrottlesPage'].map(
+          (f) => `src/features/${f}.tsx`,
+        ),
+      )
+      .map((key) => `/${manifest[key].file}`);
+    expect(fetched.filter((p) => staff.includes(p))).toEqual([]);
     await option(page, lang, 'radio', 'două șesimi').check();
     await waitSaved(page, lang);
     // Changing one's mind: the newer answer wins.

@@ -120,17 +120,28 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
 
   it('switches the language and remembers it on the device', async () => {
     const page = await open();
+    // Each language's strings are a script of their own (assets/ro-….js, assets/en-….js).
+    const strings: string[] = [];
+    page.on('request', (r) => {
+      const name = /\/assets\/(ro|en)-[\w-]+\.js$/.exec(r.url())?.[1];
+      if (name) strings.push(name);
+    });
     await page.goto(`${podium.baseUrl}/`);
     // Romanian by default.
     await expect.poll(() => page.getByRole('heading', { name: 'Autentificare' }).count()).toBe(1);
     expect(await page.getAttribute('html', 'lang')).toBe('ro');
+    // Only the language shown is fetched; the other comes with the switch.
+    expect(strings).toEqual(['ro']);
     await page.getByRole('button', { name: 'Limba' }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).count()).toBe(1);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(strings).toEqual(['ro', 'en']);
     await shot(page, 'login-en');
+    strings.length = 0;
     await page.reload();
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).count()).toBe(1);
+    expect(strings).toEqual(['en']);
 
     await page.getByRole('button', { name: 'No account? Create one' }).click();
     await page.getByRole('button', { name: 'Create the account' }).click();

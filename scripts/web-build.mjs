@@ -1,4 +1,5 @@
-// Builds the web app when its sources are newer than web/dist (or it was never built).
+// Builds the web app when its sources are newer than web/dist (or it was never built), as
+// `npm run build:web` does.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -33,4 +34,9 @@ export function ensureWebBuild({ force = false } = {}) {
     },
   );
   if (res.status !== 0) process.exit(res.status ?? 1);
+  // As `npm run build:web`: the student's budgets, then the .br/.gz copies the server sends.
+  for (const script of ['scripts/check-budgets.mjs', 'scripts/precompress.mjs']) {
+    const step = spawnSync(process.execPath, [script, 'web/dist'], { stdio: 'inherit' });
+    if (step.status !== 0) process.exit(step.status ?? 1);
+  }
 }

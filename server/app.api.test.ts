@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
@@ -14,17 +15,21 @@ import { buildTestApp, errorCode, type TestApp } from './test/app.js';
 import { createTestDatabase } from './test/db.js';
 
 const AUTH = '/api/v1/auth-service/auth';
+const INDEX_HTML = '<!doctype html><title>Podium</title><div id="root"></div>';
+const BIG_SCRIPT = `export const rows = ${JSON.stringify(Array.from({ length: 500 }, (_, i) => `row ${i}`))};`;
 let t: TestApp;
 let web: string;
 
 beforeAll(async () => {
   web = await mkdtemp(path.join(tmpdir(), 'podium-web-'));
   await mkdir(path.join(web, 'assets'));
-  await writeFile(
-    path.join(web, 'index.html'),
-    '<!doctype html><title>Podium</title><div id="root"></div>',
-  );
+  await writeFile(path.join(web, 'index.html'), INDEX_HTML);
   await writeFile(path.join(web, 'assets', 'app-123.js'), 'console.log(1)');
+  // What scripts/precompress.mjs writes beside a large script and the page.
+  await writeFile(path.join(web, 'assets', 'big-456.js'), BIG_SCRIPT);
+  await writeFile(path.join(web, 'assets', 'big-456.js.br'), brotliCompressSync(BIG_SCRIPT));
+  await writeFile(path.join(web, 'assets', 'big-456.js.gz'), gzipSync(BIG_SCRIPT));
+  await writeFile(path.join(web, 'index.html.br'), brotliCompressSync(INDEX_HTML));
   t = await buildTestApp({ webDist: web });
 });
 afterAll(async () => {
@@ -136,6 +141,59 @@ describe('server', () => {
       expect(api.headers['content-type']).toContain('application/json');
       expect(api.json().error).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
     }
+  });
+
+  it('sends the precompressed copy of a file to browsers that accept it', async () => {
+    const br = await t.app.inject({
+      url: '/assets/big-456.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_SCRIPT);
+
+    const gz = await t.app.inject({
+      url: '/assets/big-456.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    // A browser that accepts nothing gets the file as it is.
+    const plain = await t.app.inject({ url: '/assets/big-456.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_SCRIPT);
+
+    // The app's page too, on every path it answers, still revalidated each time.
+    for (const url of ['/', '/tests']) {
+      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(page.headers['content-encoding'], url).toBe('br');
+      expect(page.headers.vary, url).toMatch(/accept-encoding/i);
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(page.rawPayload).toString(), url).toBe(INDEX_HTML);
+    }
+  });
+
+  it('compresses large JSON answers, not small ones', async () => {
+    // Not an admin: "first start" below needs a database without one.
+    const u = await t.createUser();
+    const headers = { ...(await t.login(u.email, u.password)), 'accept-encoding': 'br, gzip' };
+    const large = await t.app.inject({ url: '/api/docs/json', headers });
+    expect(large.statusCode).toBe(200);
+    expect(large.headers['content-encoding']).toBe('br');
+    expect(large.headers.vary).toMatch(/accept-encoding/i);
+    const body = JSON.parse(brotliDecompressSync(large.rawPayload).toString());
+    expect(body.openapi).toMatch(/^3\./);
+    // Under the threshold (1 KB): as it is.
+    const small = await t.app.inject({ url: `${AUTH}/whoami`, headers });
+    expect(small.statusCode).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()._id).toBe(u.id);
+    // A client that accepts no encoding (as app.inject does) gets plain JSON.
+    const plain = await t.app.inject({ url: '/api/docs/json' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().openapi).toMatch(/^3\./);
   });
 
   it("keeps Fastify's own 4xx as 4xx error bodies, never a 500", async () => {

@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { registerCompression } from './lib/compression.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -217,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerDatabaseGauges(metrics, database.db, clock, config.player.answerGraceSeconds);
   }
   registerSecurityHeaders(app);
+  await registerCompression(app);
   // Routes marked `acrossProcesses` count in the database, shared by every instance.
   await app.register(rateLimit, {
     global: false,

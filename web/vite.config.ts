@@ -1,16 +1,52 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
+/** A `url(…woff)` or `url(…ttf)` fallback after the woff2 source of an @font-face. */
+const OLD_FONT_SOURCE = /,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\(["'](?:woff|truetype)["']\)/g;
+
+/**
+ * Fonts in woff2 only: every browser Podium supports reads it, so the woff and ttf fallbacks of
+ * KaTeX's and Roboto's stylesheets are dropped and never copied to web/dist.
+ */
+function woff2Only(): Plugin {
+  return {
+    name: 'podium-woff2-only',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith('.css')) return null;
+      const trimmed = code.replace(OLD_FONT_SOURCE, '');
+      return trimmed === code ? null : trimmed;
+    },
+  };
+}
+
 export default defineConfig({
   root: here,
-  plugins: [react()],
+  plugins: [woff2Only(), react()],
   build: {
     outDir: path.resolve(here, 'dist'),
     emptyOutDir: true,
+    // web/dist/.vite/manifest.json: which chunks each page needs (scripts/check-budgets.mjs).
+    manifest: true,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The statement renderer (Markdown, KaTeX) in a chunk of its own, which only
+            // components/statement/renderer.ts fetches for the player (never a shared chunk that
+            // the sign-in or My tests pages import).
+            {
+              name: 'statement-renderer',
+              test: /node_modules[\\/](?:katex|markdown-it|mdurl|uc\.micro|linkify-it|punycode\.js|entities)[\\/]|shared[\\/]statement\.ts$/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

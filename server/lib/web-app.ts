@@ -14,6 +14,9 @@ export async function registerWebApp(app: FastifyInstance, webDist: string) {
     root: webDist,
     wildcard: false,
     index: false,
+    // `x.br` / `x.gz` written at build time (scripts/precompress.mjs), sent with
+    // Content-Encoding and Vary: Accept-Encoding to browsers that accept them.
+    preCompressed: true,
     setHeaders: (res, filePath) => {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

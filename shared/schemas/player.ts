@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_TEXT_LENGTH } from '../constants.js';
 import { requiredMultilineText } from './fields.js';
-import { ITEM_TYPES, MAX_ANSWERS } from './questions.js';
+import { ITEM_TYPES, MAX_ANSWERS } from './items.js';
 import { RESULT_STATES } from './results.js';
 
 /**

@@ -3,6 +3,9 @@ import { DIFFICULTIES, GRADES } from '../constants.js';
 import type { FieldCode } from '../errors.js';
 import { statementMathProblem } from '../statement.js';
 import { optionalText, requiredText, uuidField } from './fields.js';
+import { ITEM_TYPES, type ItemType, MAX_ANSWERS } from './items.js';
+
+export { ITEM_TYPES, type ItemType, MAX_ANSWERS } from './items.js';
 
 /**
  * The question bank (SPEC.md §3 Question; §7 question and resource service), under
@@ -10,12 +13,9 @@ import { optionalText, requiredText, uuidField } from './fields.js';
  * Statements are Markdown with `$…$` LaTeX (shared/statement.ts renders them).
  */
 
-export const ITEM_TYPES = ['single', 'multiple', 'numeric', 'open'] as const;
-export type ItemType = (typeof ITEM_TYPES)[number];
 export type Difficulty = (typeof DIFFICULTIES)[number];
 
 export const MAX_STATEMENT_LENGTH = 20_000;
-export const MAX_ANSWERS = 20;
 export const MAX_ANSWER_LENGTH = 2000;
 export const MAX_CATEGORY_LENGTH = 100;
 export const MAX_DISCIPLINE_LENGTH = 100;

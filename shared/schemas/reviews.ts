@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, PAGE_SIZE } from '../constants.js';
 import { optionalMultilineText, requiredMultilineText, uuidField } from './fields.js';
-import { ITEM_TYPES } from './questions.js';
+import { ITEM_TYPES } from './items.js';
 import { RESULT_STATES } from './results.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DIFFICULTIES } from '../constants.js';
-import { ITEM_TYPES } from './questions.js';
+import { ITEM_TYPES } from './items.js';
 
 /**
  * Hybrid answers (SPEC.md §3 Answer record; §7 upload service) under

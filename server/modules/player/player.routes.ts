@@ -111,6 +111,8 @@ export const playerRoutes =
           body: answerRequestSchema,
           response: { 200: answerAckSchema },
         },
+        // The exam's hottest write: its small ack goes as it is (server/lib/compression.ts).
+        compress: false,
         config: { guard: studentGuard },
         // Counted for the exam-day panel in memory, after the answer went out (see
         // exam-day-stats.ts): nothing is added to the write itself.
@@ -193,6 +195,8 @@ export const playerRoutes =
             '`GET …/state`.',
           params: testParams,
         },
+        // Events must reach the browser as they are written, not when a compressor flushes.
+        compress: false,
         preHandler: studentGuard,
       },
       async (request, reply) => {

@@ -1,53 +1,7 @@
 import { Stack } from '@mui/material';
-import type { ReactNode } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/LoadingScreen.js';
-import {
-  RegisterStudentPage,
-  RegisterTeacherPage,
-  ThrottlesPage,
-  WelcomePage,
-} from '../features/auth/index.js';
-import { MyDiplomasPage, VerifyDiplomaPage } from '../features/diplomas/index.js';
-import {
-  EditionPage,
-  ExamDetailPage,
-  ExamsPage,
-  PhasePage,
-  SignUpPage,
-} from '../features/exams/index.js';
-import { HelpPage } from '../features/help/index.js';
-import { MailOutboxPage } from '../features/mail/index.js';
-import {
-  ConnectionCheckPage,
-  ExamDayPage,
-  MyTestsPage,
-  TestPlayerPage,
-} from '../features/player/index.js';
-import {
-  QuestionMediatorPage,
-  QuestionReviewersPage,
-  QuestionsPage,
-} from '../features/questions/index.js';
-import {
-  MyRankings,
-  PublishedRankingPage,
-  RankingPage,
-  RulesPage,
-} from '../features/rankings/index.js';
-import {
-  AppealEntryPage,
-  AppealListPage,
-  MarkingHomePage,
-  PhaseReviewPanel,
-  ProgressPage,
-  ReviewEntryPage,
-  ReviewListPage,
-  StudentResultPage,
-} from '../features/reviews/index.js';
-import { TestPaperPage, TestsPage } from '../features/tests/index.js';
-import { StudentAnswersPage, TestStudentsPage } from '../features/uploads/index.js';
-import { ProfilePage, StudentsPage, TeachersPage } from '../features/users/index.js';
 import type { Access } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { Guard } from './guard.js';
@@ -56,6 +10,80 @@ import { AuthLayout } from './layout/AuthLayout.js';
 import { BareLayout } from './layout/BareLayout.js';
 import { HomePage } from './pages/HomePage.js';
 import { LogoutPage } from './pages/LogoutPage.js';
+
+/**
+ * Each feature is a chunk of its own, fetched when one of its pages is first shown: a student's
+ * device loads the sign-in, My tests and the player, never the staff screens it does not open
+ * (scripts/check-budgets.mjs holds the student's path to its budget).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a page's props are checked where it is mounted
+function page<M extends Record<K, ComponentType<any>>, K extends keyof M & string>(
+  load: () => Promise<M>,
+  name: K,
+) {
+  return lazy(() =>
+    load().then((m) => {
+      // A feature may export a page that is lazy itself (a staff screen kept out of its chunk):
+      // React takes a lazy page only inside another component, never as what `lazy` resolves to.
+      const Page = m[name];
+      // biome-ignore lint/suspicious/noExplicitAny: the props are those of the page
+      return { default: (props: any) => <Page {...props} /> };
+    }),
+  );
+}
+
+const auth = () => import('../features/auth/index.js');
+const diplomas = () => import('../features/diplomas/index.js');
+const exams = () => import('../features/exams/index.js');
+const help = () => import('../features/help/index.js');
+const mail = () => import('../features/mail/index.js');
+const player = () => import('../features/player/index.js');
+const questions = () => import('../features/questions/index.js');
+const rankings = () => import('../features/rankings/index.js');
+const reviews = () => import('../features/reviews/index.js');
+const tests = () => import('../features/tests/index.js');
+const uploads = () => import('../features/uploads/index.js');
+const users = () => import('../features/users/index.js');
+
+const RegisterStudentPage = page(auth, 'RegisterStudentPage');
+const RegisterTeacherPage = page(auth, 'RegisterTeacherPage');
+const ThrottlesPage = page(auth, 'ThrottlesPage');
+const WelcomePage = page(auth, 'WelcomePage');
+const MyDiplomasPage = page(diplomas, 'MyDiplomasPage');
+const VerifyDiplomaPage = page(diplomas, 'VerifyDiplomaPage');
+const EditionPage = page(exams, 'EditionPage');
+const ExamDetailPage = page(exams, 'ExamDetailPage');
+const ExamsPage = page(exams, 'ExamsPage');
+const PhasePage = page(exams, 'PhasePage');
+const SignUpPage = page(exams, 'SignUpPage');
+const HelpPage = page(help, 'HelpPage');
+const MailOutboxPage = page(mail, 'MailOutboxPage');
+const ConnectionCheckPage = page(player, 'ConnectionCheckPage');
+const MyTestsPage = page(player, 'MyTestsPage');
+const TestPlayerPage = page(player, 'TestPlayerPage');
+const ExamDayPage = page(player, 'ExamDayPage');
+const QuestionMediatorPage = page(questions, 'QuestionMediatorPage');
+const QuestionReviewersPage = page(questions, 'QuestionReviewersPage');
+const QuestionsPage = page(questions, 'QuestionsPage');
+const MyRankings = page(rankings, 'MyRankings');
+const PublishedRankingPage = page(rankings, 'PublishedRankingPage');
+const RankingPage = page(rankings, 'RankingPage');
+const RulesPage = page(rankings, 'RulesPage');
+const AppealEntryPage = page(reviews, 'AppealEntryPage');
+const AppealListPage = page(reviews, 'AppealListPage');
+const MarkingHomePage = page(reviews, 'MarkingHomePage');
+const PhaseReviewPanel = page(reviews, 'PhaseReviewPanel');
+const ProgressPage = page(reviews, 'ProgressPage');
+const ReviewEntryPage = page(reviews, 'ReviewEntryPage');
+const ReviewListPage = page(reviews, 'ReviewListPage');
+const StudentResultPage = page(reviews, 'StudentResultPage');
+const TestPaperPage = page(tests, 'TestPaperPage');
+const TestsPage = page(tests, 'TestsPage');
+const StudentAnswersPage = page(uploads, 'StudentAnswersPage');
+const TestStudentsPage = page(uploads, 'TestStudentsPage');
+const ProfilePage = page(users, 'ProfilePage');
+const StudentsPage = page(users, 'StudentsPage');
+const TeachersPage = page(users, 'TeachersPage');
 
 const ALL = ['student', 'teacher', 'admin'] as const;
 const STAFF = { roles: ['teacher', 'admin'], registered: true, active: true } satisfies Access;
@@ -73,7 +101,9 @@ function Shell() {
   if (status === 'guest' && pathname === '/') {
     return (
       <AuthLayout>
-        <WelcomePage />
+        <Suspense fallback={<LoadingScreen />}>
+          <WelcomePage />
+        </Suspense>
       </AuthLayout>
     );
   }

@@ -10,7 +10,7 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
-import { useMarkerWork } from '../../features/reviews/index.js';
+import { useMarkerWork } from '../../api/marker-work.js';
 import { useAuth } from '../../lib/auth.js';
 import { NavIcon } from '../layout/icons.js';
 import { flatPages, NAVIGATION, visibleNavigation } from '../navigation.js';

@@ -1,6 +1,14 @@
 // The rankings feature's public face: the pages the router mounts, and the student's ranks
 // shown under My tests.
+import { lazy } from 'react';
+
 export { MyRankings } from './MyRankings.js';
 export { PublishedRankingPage } from './PublishedRankingPage.js';
-export { RankingPage } from './RankingPage.js';
-export { RulesPage } from './RulesPage.js';
+
+// Staff screens: chunks of their own, so that My tests (which shows MyRankings) never brings them.
+export const RankingPage = lazy(() =>
+  import('./RankingPage.js').then((m) => ({ default: m.RankingPage })),
+);
+export const RulesPage = lazy(() =>
+  import('./RulesPage.js').then((m) => ({ default: m.RulesPage })),
+);

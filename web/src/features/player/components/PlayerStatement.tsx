@@ -1,8 +1,7 @@
-import 'katex/dist/katex.min.css';
 import { Box } from '@mui/material';
 import { useMemo } from 'react';
-import { renderStatement, statementImageIds } from '../../../../../shared/statement.js';
-import { statementSx } from '../../../components/statement/Statement.js';
+import { statementSx } from '../../../components/statement/statement-sx.js';
+import { useStatementRenderer } from '../../../components/statement/use-renderer.js';
 import { useTestFileUrls } from '../api/get-test-file.js';
 
 type Props = {
@@ -19,9 +18,11 @@ type Props = {
  * student may not read the question bank's files) and kept on the device for reloads offline.
  */
 export function PlayerStatement({ testId, attemptKey, markdown, inline }: Props) {
-  const ids = useMemo(() => statementImageIds(markdown), [markdown]);
+  const renderer = useStatementRenderer();
+  const ids = useMemo(() => renderer?.statementImageIds(markdown) ?? [], [renderer, markdown]);
   const urls = useTestFileUrls(testId, attemptKey, ids);
-  const html = renderStatement(markdown, { imageSrc: (id) => urls[id] });
+  // Empty for the moment the renderer takes to arrive (once per visit).
+  const html = renderer ? renderer.renderStatement(markdown, { imageSrc: (id) => urls[id] }) : '';
   return (
     <Box
       className="statement"

@@ -1,9 +1,8 @@
-import 'katex/dist/katex.min.css';
 import { Box } from '@mui/material';
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { renderStatement, statementImageIds } from '../../../../../shared/statement.js';
-import { statementSx } from '../../../components/statement/Statement.js';
+import { statementSx } from '../../../components/statement/statement-sx.js';
+import { useStatementRenderer } from '../../../components/statement/use-renderer.js';
 import { getTestFile } from '../api/get-test-file.js';
 import { PLAYER_KEY } from '../api/keys.js';
 
@@ -13,7 +12,8 @@ import { PLAYER_KEY } from '../api/keys.js';
  * player's file route: a student may not read the question bank's files.
  */
 export function HybridStatement({ testId, markdown }: { testId: string; markdown: string }) {
-  const ids = useMemo(() => statementImageIds(markdown), [markdown]);
+  const renderer = useStatementRenderer();
+  const ids = useMemo(() => renderer?.statementImageIds(markdown) ?? [], [renderer, markdown]);
   const results = useQueries({
     queries: ids.map((fileId) => ({
       queryKey: [...PLAYER_KEY, 'file', testId, fileId],
@@ -23,7 +23,8 @@ export function HybridStatement({ testId, markdown }: { testId: string; markdown
     })),
   });
   const urls = Object.fromEntries(ids.map((id, i) => [id, results[i]?.data]));
-  const html = renderStatement(markdown, { imageSrc: (id) => urls[id] });
+  // Empty for the moment the renderer takes to arrive (once per visit).
+  const html = renderer ? renderer.renderStatement(markdown, { imageSrc: (id) => urls[id] }) : '';
   return (
     <Box
       className="statement"

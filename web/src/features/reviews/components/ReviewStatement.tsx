@@ -1,9 +1,9 @@
 import { Box } from '@mui/material';
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { renderStatement, statementImageIds } from '../../../../../shared/statement.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
-import { statementSx } from '../../../components/statement/Statement.js';
+import { statementSx } from '../../../components/statement/statement-sx.js';
+import { useStatementRenderer } from '../../../components/statement/use-renderer.js';
 import { getEntryFile } from '../api/get-answer-files.js';
 import type { EntryKind } from '../paths.js';
 
@@ -14,7 +14,8 @@ type Props = { ids: PhaseIds; kind: EntryKind; reviewId: string; markdown: strin
  * route, which a reviewer may read (the question bank's file route is for its managers).
  */
 export function ReviewStatement({ ids, kind, reviewId, markdown }: Props) {
-  const fileIds = useMemo(() => statementImageIds(markdown), [markdown]);
+  const renderer = useStatementRenderer();
+  const fileIds = useMemo(() => renderer?.statementImageIds(markdown) ?? [], [renderer, markdown]);
   const results = useQueries({
     queries: fileIds.map((fileId) => ({
       queryKey: ['reviews', 'file', kind, reviewId, fileId],
@@ -24,7 +25,10 @@ export function ReviewStatement({ ids, kind, reviewId, markdown }: Props) {
     })),
   });
   const urls = new Map(fileIds.map((id, i) => [id, results[i]?.data]));
-  const html = renderStatement(markdown, { imageSrc: (id) => urls.get(id) });
+  // Empty for the moment the renderer takes to arrive (once per visit).
+  const html = renderer
+    ? renderer.renderStatement(markdown, { imageSrc: (id) => urls.get(id) })
+    : '';
   return (
     <Box
       className="statement"
