@@ -295,7 +295,9 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
     await toast(page, 'Răspunsul a fost salvat');
     const report = q1.getByRole('alert').filter({ hasText: 'desen.png' });
     await expect.poll(() => report.innerText()).toMatch(/2 fișiere au fost salvate/);
-    await expect.poll(() => report.innerText()).toMatch(/nu este PDF, PNG sau JPEG/);
+    await expect
+      .poll(() => report.innerText())
+      .toMatch(/nu este un PDF, PNG sau JPEG care se poate deschide/);
     await expect
       .poll(() => fileNames(page, 'Întrebarea 1', /Paginile răspunsului/))
       .toEqual([expect.stringMatching(/pagina-1\.png/), expect.stringMatching(/pagina-2\.pdf/)]);
