@@ -625,7 +625,8 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
     ]) {
       expect(text).toContain(part);
     }
-    expect(await sheet.locator('.katex').count()).toBeGreaterThan(0);
+    // The formulas' renderer is fetched with the first statement, a moment after the text.
+    await eventually(() => sheet.locator('.katex').count()).toBeGreaterThan(0);
     const print = paper.getByRole('button', { name: 'Tipărește' });
     expect(await print.isVisible()).toBe(true);
     await shot(paper, 'tests-print-ro');
