@@ -18,6 +18,7 @@ import {
   movableClock,
   type Part,
   type Person,
+  pngChunk,
   uploadsKit,
 } from './uploads.fixtures.js';
 
@@ -75,23 +76,7 @@ async function roundTrip(n: number, part: Part): Promise<Buffer> {
   return served;
 }
 
-// PNG chunks written by hand: sharp does not write text chunks, and the page must carry them.
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const byte of buf) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
+// sharp does not write PNG text chunks, so the page gets them by hand (pngChunk).
 
 /** A page of 24×16 pixels, each its own colour, so any change of a pixel shows. */
 const gradient = () => {

@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { makeEdition, makeEnrolment, makeExam, makePhase } from '../../db/factories.js';
@@ -28,16 +28,8 @@ export function movableClock(start: string) {
 // ---------------------------------------------------------------------------------------
 // Sample files: the bytes decide the type, whatever the name says.
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const byte of buf) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk (length, type, data, CRC), for pages that must carry what an encoder drops. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const len = Buffer.alloc(4);
   len.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
