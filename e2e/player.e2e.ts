@@ -284,12 +284,16 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
       await expect
         .poll(() => currentQuestion(page, lang).getByRole('heading').innerText())
         .toMatch(new RegExp(`^${TEXT[lang].question} ${n} `));
-      const text = await currentQuestion(page, lang).innerText();
-      const key = (Object.keys(QUESTIONS) as QuestionKey[]).find((k) =>
-        text.toLowerCase().includes(QUESTIONS[k].word),
-      );
-      if (!key) throw new Error(`question ${n} not recognised`);
-      positions.set(key, n);
+      // The statement is drawn by a renderer fetched with the first question, a moment after
+      // the heading: read it until one of the known statements shows.
+      const recognise = async () => {
+        const text = (await currentQuestion(page, lang).innerText()).toLowerCase();
+        return (Object.keys(QUESTIONS) as QuestionKey[]).find((k) =>
+          text.includes(QUESTIONS[k].word),
+        );
+      };
+      await expect.poll(recognise, { message: `question ${n} not recognised` }).toBeDefined();
+      positions.set((await recognise())!, n);
     }
     return positions;
   };
@@ -786,6 +790,10 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
       await expect
         .poll(() => currentQuestion(page, lang).getByRole('heading').innerText())
         .toMatch(new RegExp(`^${TEXT[lang].question} ${n} `));
+      // The statement is drawn a moment after the heading (its renderer is fetched with it).
+      await expect
+        .poll(() => currentQuestion(page, lang).innerText())
+        .toMatch(/hexagon|sum/i);
       const text = await currentQuestion(page, lang).innerText();
       if (text.includes('hexagon')) await option(page, lang, 'radio', '6').check();
       else {
