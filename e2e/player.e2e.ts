@@ -286,14 +286,20 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
         .toMatch(new RegExp(`^${TEXT[lang].question} ${n} `));
       // The statement is drawn by a renderer fetched with the first question, a moment after
       // the heading: read it until one of the known statements shows.
-      const recognise = async () => {
-        const text = (await currentQuestion(page, lang).innerText()).toLowerCase();
-        return (Object.keys(QUESTIONS) as QuestionKey[]).find((k) =>
-          text.includes(QUESTIONS[k].word),
-        );
-      };
-      await expect.poll(recognise, { message: `question ${n} not recognised` }).toBeDefined();
-      positions.set((await recognise())!, n);
+      let key: QuestionKey | undefined;
+      await expect
+        .poll(
+          async () => {
+            const text = (await currentQuestion(page, lang).innerText()).toLowerCase();
+            key = (Object.keys(QUESTIONS) as QuestionKey[]).find((k) =>
+              text.includes(QUESTIONS[k].word),
+            );
+            return key;
+          },
+          { message: `question ${n} not recognised` },
+        )
+        .toBeDefined();
+      if (key) positions.set(key, n);
     }
     return positions;
   };
@@ -791,9 +797,7 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
         .poll(() => currentQuestion(page, lang).getByRole('heading').innerText())
         .toMatch(new RegExp(`^${TEXT[lang].question} ${n} `));
       // The statement is drawn a moment after the heading (its renderer is fetched with it).
-      await expect
-        .poll(() => currentQuestion(page, lang).innerText())
-        .toMatch(/hexagon|sum/i);
+      await expect.poll(() => currentQuestion(page, lang).innerText()).toMatch(/hexagon|sum/i);
       const text = await currentQuestion(page, lang).innerText();
       if (text.includes('hexagon')) await option(page, lang, 'radio', '6').check();
       else {
