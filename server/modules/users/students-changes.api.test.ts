@@ -269,3 +269,27 @@ describe('GET /students/downloads', () => {
     );
   });
 });
+
+describe('a student seen alone', () => {
+  it('carries the editions they are enrolled in, in whoami and GET /users/{id} (SPEC.md §3)', async () => {
+    const student = await t.createUser({});
+    const own = await t.login(student.email, student.password);
+    const exam = await fx.exam();
+    const first = await fx.edition(exam, '2025');
+    const second = await fx.edition(exam, '2026');
+    await fx.enrol(first, student.id);
+    await fx.enrol(second, student.id);
+    const expected = [{ editionId: first }, { editionId: second }];
+
+    const whoami = await t.app.inject({ url: '/api/v1/auth-service/auth/whoami', headers: own });
+    expect(whoami.statusCode).toBe(200);
+    expect(whoami.json().studentEditions).toEqual(expected);
+    const byAdmin = await t.app.inject({ url: `${API}/users/${student.id}`, headers: admin });
+    expect(byAdmin.statusCode).toBe(200);
+    expect(byAdmin.json().studentEditions).toEqual(expected);
+
+    const teacher = await t.createUser({ type: 'teacher' });
+    const seen = await t.app.inject({ url: `${API}/users/${teacher.id}`, headers: admin });
+    expect(seen.json().studentEditions).toEqual([]);
+  });
+});

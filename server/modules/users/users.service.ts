@@ -6,7 +6,13 @@ import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { UUID_RE } from '../../lib/ids.js';
 import { normalizeName } from '../../lib/text.js';
 import { canChangeTeacherCode, visibilityOf } from './people.policy.js';
-import { findVisibleUser, hasResults, lockVisibleUser, type PersonKey } from './people.repo.js';
+import {
+  editionsOfStudents,
+  findVisibleUser,
+  hasResults,
+  lockVisibleUser,
+  type PersonKey,
+} from './people.repo.js';
 import { toUserDto } from './users.dto.js';
 import { canChangeAccountType, canEditProfile } from './users.policy.js';
 import * as repo from './users.repo.js';
@@ -50,9 +56,13 @@ export async function describeUsers(
   );
 }
 
-/** One user's API view (see `describeUsers`). */
+/**
+ * One user's API view (see `describeUsers`), a student's with the editions they are enrolled
+ * in (SPEC.md §3): whoami, `GET /users/{id}` and every profile change answer with them.
+ */
 export async function describeUser(db: Db, row: repo.PersonRow): Promise<User> {
-  const [user] = await describeUsers(db, [row]);
+  const editions = row.type === 'student' ? await editionsOfStudents(db, [row.id]) : undefined;
+  const [user] = await describeUsers(db, [row], editions);
   if (!user) throw new Error('no view of the user');
   return user;
 }
