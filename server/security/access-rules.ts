@@ -366,7 +366,11 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   // The player: each student their own attempt (A finished, B still writing).
   [`GET ${PLAYER}/mytests`]: ownPlayer,
   [`POST ${PLAYER}/mytests/{testId}`]: ownPlayer,
-  [`PUT ${PLAYER}/mytests/{testId}`]: ownPlayer,
+  // SPEC.md §7's body, without seq; a cleared answer fits every item.
+  [`PUT ${PLAYER}/mytests/{testId}`]: {
+    ...ownPlayer,
+    body: (w) => ({ itemId: w.onlineItemIds[0], submittedAnswer: null }),
+  },
   [`PUT ${PLAYER}/mytests/{testId}/review`]: ownPlayer,
   [`GET ${PLAYER}/mytests/{testId}/state`]: ownPlayer,
   [`GET ${PLAYER}/mytests/{testId}/events`]: ownPlayer,

@@ -19908,7 +19908,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     itemId: string;
-                    seq: number;
+                    seq?: number;
                     submittedAnswer: number[] | string | (null);
                 };
             };

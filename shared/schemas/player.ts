@@ -195,19 +195,22 @@ export const startResponseSchema = z.object({
 });
 export type StartResponse = z.infer<typeof startResponseSchema>;
 
-/** `PUT /mytests/{testId}` body. `seq`: the client's increasing sequence number for the attempt. */
+/**
+ * `PUT /mytests/{testId}` body: SPEC.md §7's `{itemId, submittedAnswer}`, and `seq`, the client's
+ * increasing sequence number for the attempt, which orders writes that arrive out of order (the
+ * player always sends it). An answer without `seq` is taken as newer than whatever is stored for
+ * that item.
+ */
 export const answerRequestSchema = z
   .object({
     itemId: z.uuid({ error: 'invalid' }),
     submittedAnswer: submittedAnswerSchema,
-    seq: z
-      .number({ error: 'required' })
-      .int('invalid')
-      .min(1, 'invalid')
-      .max(2_000_000_000, 'invalid'),
+    seq: z.number().int('invalid').min(1, 'invalid').max(2_000_000_000, 'invalid').optional(),
   })
   .strict();
 export type AnswerRequest = z.infer<typeof answerRequestSchema>;
+/** An answer with its place in the attempt's order of writes. */
+export type SequencedAnswer = AnswerRequest & { seq: number };
 
 /**
  * The acknowledgement, sent only after the answer is committed. `seq` is the stored one: when a

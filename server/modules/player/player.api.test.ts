@@ -310,11 +310,12 @@ describe('Answering', () => {
       const details = body<{ error: { details: { path: string[] }[] } }>(res).error.details;
       expect(details.some((d) => d.path.includes(field))).toBe(true);
     }
-    const missingSeq = await kit.answer(w.alice, w.test.id, {
+    const badSeq = await kit.answer(w.alice, w.test.id, {
       itemId: w.q.single,
       submittedAnswer: [0],
+      seq: 0,
     });
-    expect(errorCode(missingSeq)).toBe('VALIDATION_FAILED');
+    expect(errorCode(badSeq)).toBe('VALIDATION_FAILED');
     const extraField = await kit.answer(w.alice, w.test.id, {
       itemId: w.q.single,
       submittedAnswer: [0],
@@ -360,6 +361,44 @@ describe('Answering', () => {
       seq: 50,
     });
     expect(teacher.statusCode).toBe(403);
+  });
+});
+
+describe('Answering as SPEC.md §7 writes the body', () => {
+  it('takes an answer without seq as newer than what is stored for the item', async () => {
+    const own = await kit.world();
+    expect((await kit.start(own.alice, own.test.id)).statusCode).toBe(200);
+    const first = await kit.answer(own.alice, own.test.id, {
+      itemId: own.q.single,
+      submittedAnswer: [0],
+    });
+    expect(first.statusCode).toBe(200);
+    expect(body(first)).toMatchObject({ itemId: own.q.single, seq: 1 });
+    const numbered = await kit.answer(own.alice, own.test.id, {
+      itemId: own.q.single,
+      submittedAnswer: [1],
+      seq: 40,
+    });
+    expect(body(numbered)).toMatchObject({ seq: 40 });
+    const plain = await kit.answer(own.alice, own.test.id, {
+      itemId: own.q.single,
+      submittedAnswer: [2],
+    });
+    expect(body(plain)).toMatchObject({ seq: 41 });
+    const items = body<PlayerItemsResponse>(await kit.items(own.alice, own.test.id)).items;
+    expect(items.find((i) => i.itemId === own.q.single)).toMatchObject({
+      submittedAnswer: [2],
+      seq: 41,
+    });
+    // Without seq the body is still checked, and nothing changes on a refusal.
+    const wrong = await kit.answer(own.alice, own.test.id, {
+      itemId: own.q.single,
+      submittedAnswer: [9],
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(errorCode(wrong)).toBe('VALIDATION_FAILED');
+    const after = body<PlayerItemsResponse>(await kit.items(own.alice, own.test.id)).items;
+    expect(after.find((i) => i.itemId === own.q.single)).toMatchObject({ seq: 41 });
   });
 });
 

@@ -4,6 +4,7 @@ import type {
   MyTest,
   PlayerItemsResponse,
   PlayerState,
+  SequencedAnswer,
   StartRequest,
   StartResponse,
 } from '../../../shared/schemas/player.js';
@@ -133,6 +134,41 @@ export function careful(ctx: PlayerContext, ending: AttemptEnding, examDay: Exam
     return startResponse(test, attempt, now, attempt.id === attemptId ? rows : undefined);
   }
 
+  /** Why an answer was not written, as an error; or the ack of a stale or repeated write. */
+  async function explainAnswer(
+    actor: Actor,
+    token: string,
+    testId: string,
+    body: SequencedAnswer,
+  ): Promise<AnswerAck> {
+    const { test, attempt } = await studentTest(actor, testId, clock.now());
+    if (test.phaseType !== 'online') throw forbidden();
+    if (!attempt) throw notActive('The test has not been started');
+    if (attempt.state === 'finished') {
+      // Time ran out (the sweeper's finish) reads differently from a finished test.
+      throw attempt.finishedBy === 'sweeper' || attempt.finishedBy === 'closed'
+        ? notActive('The time is up')
+        : alreadyReviewed();
+    }
+    if (!attempt.itemOrder.includes(body.itemId)) {
+      throw validationFailed([{ code: 'invalid', path: ['itemId'] }]);
+    }
+    const stored = await repo.storedAnswer(db, testId, actor.id, body.itemId);
+    if (stored && stored.seq >= body.seq) {
+      return {
+        itemId: body.itemId,
+        seq: stored.seq,
+        savedAt: stored.updatedAt.toISOString(),
+        deadline: attempt.deadlineAt.toISOString(),
+      };
+    }
+    // Everything but the answer's shape checks out: either it does not fit the item, or
+    // something changed in between (a reopen, a newer write) and one more try settles it.
+    const again = await examDay.tryAnswer(token, testId, body);
+    if (again) return again;
+    throw validationFailed([{ code: 'invalid', path: ['submittedAnswer'] }]);
+  }
+
   return {
     async myTests(actor: Actor): Promise<MyTest[]> {
       const now = clock.now();
@@ -167,39 +203,28 @@ export function careful(ctx: PlayerContext, ending: AttemptEnding, examDay: Exam
       return begin(actor.id, test, attempt, body, now);
     },
 
-    /** Why an answer was not written, as an error; or the ack of a stale or repeated write. */
-    async explainAnswer(
+    explainAnswer,
+
+    /**
+     * An answer sent without `seq` (SPEC.md §7's body): written as newer than whatever is
+     * stored for that item, the stored seq plus one. A write that lands in between (the
+     * player's, or another one without seq) is overtaken by trying again past it; answers of
+     * one item sent at the same instant without an order end with one of them stored.
+     */
+    async answerUnsequenced(
       actor: Actor,
       token: string,
       testId: string,
       body: AnswerRequest,
     ): Promise<AnswerAck> {
-      const { test, attempt } = await studentTest(actor, testId, clock.now());
-      if (test.phaseType !== 'online') throw forbidden();
-      if (!attempt) throw notActive('The test has not been started');
-      if (attempt.state === 'finished') {
-        // Time ran out (the sweeper's finish) reads differently from a finished test.
-        throw attempt.finishedBy === 'sweeper' || attempt.finishedBy === 'closed'
-          ? notActive('The time is up')
-          : alreadyReviewed();
-      }
-      if (!attempt.itemOrder.includes(body.itemId)) {
-        throw validationFailed([{ code: 'invalid', path: ['itemId'] }]);
-      }
-      const stored = await repo.storedAnswer(db, testId, actor.id, body.itemId);
-      if (stored && stored.seq >= body.seq) {
-        return {
-          itemId: body.itemId,
-          seq: stored.seq,
-          savedAt: stored.updatedAt.toISOString(),
-          deadline: attempt.deadlineAt.toISOString(),
-        };
-      }
-      // Everything but the answer's shape checks out: either it does not fit the item, or
-      // something changed in between (a reopen, a newer write) and one more try settles it.
-      const again = await examDay.tryAnswer(token, testId, body);
-      if (again) return again;
-      throw validationFailed([{ code: 'invalid', path: ['submittedAnswer'] }]);
+      const write = async () => {
+        const stored = await repo.storedAnswer(db, testId, actor.id, body.itemId);
+        const seq = (stored?.seq ?? 0) + 1;
+        return { seq, ack: await explainAnswer(actor, token, testId, { ...body, seq }) };
+      };
+      let { seq, ack } = await write();
+      for (let tries = 1; tries < 3 && ack.seq !== seq; tries++) ({ seq, ack } = await write());
+      return ack;
     },
 
     /** Finishes once, under the row lock; repeating returns the same result. */

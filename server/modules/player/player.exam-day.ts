@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type {
   AnswerAck,
-  AnswerRequest,
   PlayerState,
+  SequencedAnswer,
   StartRequest,
   StartResponse,
 } from '../../../shared/schemas/player.js';
@@ -27,7 +27,7 @@ import type { AttemptRow, StudentTestRow } from './player.repo.js';
 // same refused requests through both paths. Change it only with `npm run bench -- exam-day`.
 
 /** The shape facts the answer statement checks against the item, computed once here. */
-function answerShape(answer: AnswerRequest['submittedAnswer']) {
+function answerShape(answer: SequencedAnswer['submittedAnswer']) {
   if (answer === null) return { kind: 'null' as const, length: 0, maxIndex: -1 };
   if (Array.isArray(answer)) {
     return { kind: 'array' as const, length: answer.length, maxIndex: Math.max(-1, ...answer) };
@@ -171,7 +171,11 @@ export function examDayPath(ctx: PlayerContext) {
      * One answer, in one statement that resolves the session, checks the attempt and upserts
      * (grouped with the answers arriving meanwhile). Null when it wrote nothing.
      */
-    async tryAnswer(token: string, testId: string, body: AnswerRequest): Promise<AnswerAck | null> {
+    async tryAnswer(
+      token: string,
+      testId: string,
+      body: SequencedAnswer,
+    ): Promise<AnswerAck | null> {
       const now = clock.now();
       const shape = answerShape(body.submittedAnswer);
       const written = await writeAnswer([

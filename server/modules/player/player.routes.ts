@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { liveResponseSchema } from '../../../shared/schemas/exam-day.js';
 import {
+  type AnswerRequest,
   answerAckSchema,
   answerRequestSchema,
   extraTimeRequestSchema,
@@ -12,6 +13,7 @@ import {
   playerItemsResponseSchema,
   playerStateSchema,
   reopenRequestSchema,
+  type SequencedAnswer,
   startRequestSchema,
   startResponseSchema,
 } from '../../../shared/schemas/player.js';
@@ -31,6 +33,9 @@ const studentParams = testParams.extend({ studentId: z.uuid() });
 const binary = z.instanceof(Buffer).describe('binary file');
 /** A comment line this often keeps proxies from closing a quiet event stream. */
 const KEEP_ALIVE_MS = 25_000;
+
+/** The player always numbers its answers; SPEC.md §7's body may not (see answerRequestSchema). */
+const isSequenced = (body: AnswerRequest): body is SequencedAnswer => body.seq !== undefined;
 
 const ERRORS_NOTE =
   '404 when the test is not one of the student’s (not registered for the phase, grade not ' +
@@ -130,11 +135,15 @@ export const playerRoutes =
         // Fast path: the session is resolved inside the write itself (one round trip).
         const token = bearerToken(request);
         const { testId } = request.params;
-        const ack = token ? await player.tryAnswer(token, testId, request.body) : null;
+        const body = request.body;
+        const ack = token && isSequenced(body) ? await player.tryAnswer(token, testId, body) : null;
         if (ack) return ack;
-        // Slow path: the usual guard gives 401/403, then the service says what is wrong.
+        // Slow path: the usual guard gives 401/403, then the service says what is wrong (or,
+        // for an answer without seq, writes it as the newest of its item).
         await studentGuard.call(app, request, reply);
-        return player.explainAnswer(actorOf(request), token ?? '', testId, request.body);
+        return isSequenced(body)
+          ? player.explainAnswer(actorOf(request), token ?? '', testId, body)
+          : player.answerUnsequenced(actorOf(request), token ?? '', testId, body);
       },
     );
 

@@ -37,6 +37,7 @@ export function playerService(deps: PlayerDeps) {
     myTests: slow.myTests,
     start: slow.start,
     explainAnswer: slow.explainAnswer,
+    answerUnsequenced: slow.answerUnsequenced,
     finish: slow.finish,
     state: slow.state,
     items: slow.items,
