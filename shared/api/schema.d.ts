@@ -1567,7 +1567,7 @@ export interface paths {
         put?: never;
         /**
          * The test paper as a PDF
-         * @description A4 PDF printed by Chromium: names, grades, subject, items with formulas and images, answer boxes and space. `callbackUrl` is accepted and unused. Managers (admins, the exam admins) and the exam staff; anyone else 404, students 403. 503 PDF_UNAVAILABLE when Chromium cannot run; 503 PDF_BUSY (Retry-After, `details.retryAfter` seconds) when more papers wait to be printed than the server takes. A paper already printed is sent again without printing: the PDF is kept by the content it was printed from, so any change to the test prints it anew.
+         * @description A4 PDF printed by Chromium: names, grades, subject, items with formulas and images, answer boxes and space. `callbackUrl` is accepted and unused. Managers (admins, the exam admins) and the exam staff; any other teacher 403 for a test that exists (404 for one that does not), students 403. 503 PDF_UNAVAILABLE when Chromium cannot run; 503 PDF_BUSY (Retry-After, `details.retryAfter` seconds) when more papers wait to be printed than the server takes. A paper already printed is sent again without printing: the PDF is kept by the content it was printed from, so any change to the test prints it anew.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -1609,7 +1609,7 @@ export interface paths {
         };
         /**
          * What the printed paper shows
-         * @description The data of the print view /test-download/examen/…/test/{testId}. Managers (admins, the exam admins) and the exam staff; anyone else 404, students 403.
+         * @description The data of the print view /test-download/examen/…/test/{testId}. Managers (admins, the exam admins) and the exam staff; any other teacher 403 for a test that exists (404 for one that does not), students 403.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */

@@ -141,13 +141,23 @@ describe.skipIf(!hasChromium)('POST …/tests/{testId}/download (Chromium)', () 
     }
   });
 
-  it('is for managers and staff only', async () => {
+  it('is for managers and staff only: other teachers get 403 (SPEC.md §2), a wrong test 404', async () => {
     const w = await paperWorld();
     const url = `${w.testsUrl}/${w.test._id}/download`;
     expect((await kit.call('POST', url, w.examAdmin.headers)).statusCode).toBe(200);
     for (const who of [w.coordinator, w.outsider]) {
       const res = await kit.call('POST', url, who.headers, {});
-      expect(res.statusCode).toBe(404);
+      expect(res.statusCode).toBe(403);
+      expect(codeOf(res)).toBe('OPERATION_NOT_PERMITTED');
+      const paper = await kit.call('GET', `${w.testsUrl}/${w.test._id}/paper`, who.headers);
+      expect(paper.statusCode).toBe(403);
+      const missing = await kit.call(
+        'POST',
+        `${w.testsUrl}/${crypto.randomUUID()}/download`,
+        who.headers,
+        {},
+      );
+      expect(missing.statusCode).toBe(404);
     }
     const asStudent = await kit.call('POST', url, student.headers, {});
     expect(asStudent.statusCode).toBe(403);

@@ -3,6 +3,8 @@ import type { Db } from '../../db/client.js';
 import {
   answers,
   attempts,
+  editions,
+  exams,
   phases,
   questions,
   testGrades,
@@ -118,6 +120,31 @@ export async function findTest(
     .where(and(eq(tests.id, testId), eq(tests.phaseId, phaseId)));
   const [row] = lock ? await query.for('update', { of: tests }) : await query;
   return row ? flatten(row) : undefined;
+}
+
+/** Whether the path names a live test, whoever asks (for 403 rather than 404 on the paper). */
+export async function testOnPath(
+  db: Db,
+  p: { examId: string; editionId: string; phaseId: string; testId: string },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: tests.id })
+    .from(tests)
+    .innerJoin(phases, eq(phases.id, tests.phaseId))
+    .innerJoin(editions, eq(editions.id, phases.editionId))
+    .innerJoin(exams, eq(exams.id, editions.examId))
+    .where(
+      and(
+        eq(tests.id, p.testId),
+        eq(phases.id, p.phaseId),
+        eq(editions.id, p.editionId),
+        eq(exams.id, p.examId),
+        isNull(phases.deletedAt),
+        isNull(editions.deletedAt),
+        isNull(exams.deletedAt),
+      ),
+    );
+  return row !== undefined;
 }
 
 /** Sets each item's worth in the test, in one statement. */

@@ -22,6 +22,10 @@ const TAGS = ['test-mgmt'];
 const staffGuard = () => guard({ roles: ['teacher', 'admin'] });
 
 const WHO = 'Managers (admins, the exam admins) and the exam staff; anyone else 404, students 403.';
+/** The paper and its PDF: SPEC.md §2 refuses a download with 403 to any teacher who may not print. */
+const WHO_PRINTS =
+  'Managers (admins, the exam admins) and the exam staff; any other teacher 403 for a test that ' +
+  'exists (404 for one that does not), students 403.';
 
 /** `/test-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests` (SPEC.md §7). */
 export function testsRoutes(tests: TestsService) {
@@ -149,7 +153,7 @@ export function testsRoutes(tests: TestsService) {
           errors: ['PAPER_IMAGE_MISSING', 'PDF_UNAVAILABLE'],
           tags: TAGS,
           summary: 'What the printed paper shows',
-          description: `The data of the print view /test-download/examen/…/test/{testId}. ${WHO}`,
+          description: `The data of the print view /test-download/examen/…/test/{testId}. ${WHO_PRINTS}`,
           params: testParams,
           response: { 200: testPaperSchema },
         },
@@ -167,7 +171,7 @@ export function testsRoutes(tests: TestsService) {
           summary: 'The test paper as a PDF',
           description:
             `A4 PDF printed by Chromium: names, grades, subject, items with formulas and ` +
-            `images, answer boxes and space. \`callbackUrl\` is accepted and unused. ${WHO} ` +
+            `images, answer boxes and space. \`callbackUrl\` is accepted and unused. ${WHO_PRINTS} ` +
             '503 PDF_UNAVAILABLE when Chromium cannot run; 503 PDF_BUSY (Retry-After, ' +
             '`details.retryAfter` seconds) when more papers wait to be printed than the server ' +
             'takes. A paper already printed is sent again without printing: the PDF is kept ' +

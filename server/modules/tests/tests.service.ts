@@ -89,8 +89,25 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
     return { row, items: await repo.findTestItems(db, row.id) };
   }
 
+  /**
+   * The tests of the phase, for printing a paper. SPEC.md §2: a download the actor has no right
+   * to is 403 (`msg_no_rights_download_test`), so a teacher outside the phase's staff — an
+   * edition coordinator, a teacher with no role — who names a test that exists is refused,
+   * not told it is missing; a path that names no test stays 404.
+   */
+  async function requirePaperTests(actor: Actor, p: TestParams) {
+    try {
+      return await requireTests(actor, p, 'view');
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'NOT_FOUND' && (await repo.testOnPath(db, p))) {
+        throw forbidden();
+      }
+      throw e;
+    }
+  }
+
   async function getPaper(actor: Actor, p: TestParams): Promise<TestPaper> {
-    const ctx = await requireTests(actor, p, 'view');
+    const ctx = await requirePaperTests(actor, p);
     const { row, items } = await loadTest(p, ctx);
     return toTestPaperDto(row, items, scopeOf(ctx));
   }
