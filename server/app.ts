@@ -52,6 +52,7 @@ import {
   diplomasPersonalData,
   diplomasRoutes,
   diplomasService,
+  findDiplomasOfChanged,
 } from './modules/diplomas/index.js';
 import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { healthRoutes, readinessCheck, registerDatabaseGauges } from './modules/health/index.js';
@@ -65,6 +66,7 @@ import {
 } from './modules/player/index.js';
 import { leaveQuestionPools, resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
 import {
+  closeStandings,
   rankingsPersonalData,
   rankingsRoutes,
   rankingsService,
@@ -318,6 +320,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     questions: resources.questions,
     origin: defaultOrigin(config),
   });
+  // Each student's standing kept at a phase's close; closing again says who changes.
+  const standings = closeStandings({ outbox, origin: defaultOrigin(config) });
   await app.register(
     examMgmtRoutes(
       examMgmt({
@@ -326,6 +330,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         endRunningAttempts,
         beginReview: reviews.beginReview,
         settleOpenScores: reviews.settleOpenScores,
+        settleStandings: standings.settleStandings,
+        keepClosedStandings: standings.keepClosedStandings,
+        findChangedDiplomas: findDiplomasOfChanged,
       }),
     ),
     { prefix: `${API_PREFIX}/exam-mgmt` },

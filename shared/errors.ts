@@ -61,6 +61,9 @@ export const ERROR_CODES = [
   'RANKING_UPDATING',
   'JOB_ALREADY_RUNNING',
   'DIPLOMA_JOBS_STORAGE_FULL',
+  'PHASE_NOT_CLOSED',
+  'NEXT_PHASE_STARTED',
+  'STUDENTS_ADVANCED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -154,6 +157,13 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   JOB_ALREADY_RUNNING: 409,
   /** The kept diploma archives fill DIPLOMA_JOBS_MAX_MB: try again after `retryAfter`. */
   DIPLOMA_JOBS_STORAGE_FULL: 503,
+  /** Reopening a phase that is open: only a closed phase can be reopened. */
+  PHASE_NOT_CLOSED: 409,
+  /** Reopening a phase after a later phase of its edition started (`details.phaseId`). */
+  NEXT_PHASE_STARTED: 409,
+  /** Reopening a phase whose admitted students were already enrolled in the next phase
+   * (`details.phaseId`, `details.count`). */
+  STUDENTS_ADVANCED: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

@@ -241,6 +241,8 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     ...competitionManage,
   },
   [`PUT ${P}/finish`]: { ...competitionManage, last: true },
+  // Reached while the phase is open (409 PHASE_NOT_CLOSED counts as reached).
+  [`PUT ${P}/reopen`]: competitionManage,
   [`GET ${P}/students`]: competitionRead,
   [`GET ${P}/students/count`]: competitionRead,
   [`PUT ${P}/students`]: { ok: ORGANISERS, notFound: OUTSIDERS },

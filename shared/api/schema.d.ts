@@ -594,11 +594,33 @@ export interface paths {
         get?: never;
         /**
          * Close a phase
-         * @description Sets it closed and registers every admitted student in the next phase (by start date). With no next phase: 409 EDITION_PHASE_NOT_CREATED and nothing changes, unless the body says `{"lastPhase": true}` and nobody of the phase is admitted: the last phase of the edition then closes, which makes its results and prizes final (diplomas can be printed). Closing again returns the same answer. `advancedCount` = admitted students. A closed phase is final, so it closes only once every score is: otherwise 409 RESULTS_INCOMPLETE and nothing changes, with details `{reviews, mediations, appeals, appealMediations, unmarkedAnswers, reviewIds, appealIds}`. `acceptOpen: {reviewIds, appealIds}` naming exactly the open ones closes anyway (audited): an open entry ends final at 0, an open appeal ends kept. Answers with no entry yet (review not started) cannot be accepted.
+         * @description Sets it closed and registers every admitted student in the next phase (by start date). With no next phase: 409 EDITION_PHASE_NOT_CREATED and nothing changes, unless the body says `{"lastPhase": true}` and nobody of the phase is admitted: the last phase of the edition then closes, which makes its results and prizes final (diplomas can be printed). Closing again returns the same answer. `advancedCount` = admitted students. A closed phase is final, so it closes only once every score is: otherwise 409 RESULTS_INCOMPLETE and nothing changes, with details `{reviews, mediations, appeals, appealMediations, unmarkedAnswers, reviewIds, appealIds}`. `acceptOpen: {reviewIds, appealIds}` naming exactly the open ones closes anyway (audited): an open entry ends final at 0, an open appeal ends kept. Answers with no entry yet (review not started) cannot be accepted. Closing again after a reopening applies the stored rules again (audited) and answers `changes`: the students whose total, place, decision or prize differ from the previous close (each is mailed), and `diplomas`: those of them already printed, kept as printed. Both are empty on a first close.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
         put: operations["putExamEditionPhaseFinish"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exam-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reopen a closed phase for a correction
+         * @description Admins and the exam admins (as for closing). `reason` is required (400 VALIDATION_FAILED on `reason` otherwise) and audited with who and when. The phase is open again: marks, mediations, appeals, key fixes, point edits, rules and decisions are accepted until it is closed again through `…/finish`, which applies the rules again and says who changes. 409 PHASE_NOT_CLOSED when it is open; 409 NEXT_PHASE_STARTED once a later phase of the edition started (its start date passed, its review started or it closed); 409 STUDENTS_ADVANCED when students it admitted are already in the next phase.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        put: operations["putExamEditionPhaseReopen"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2934,7 +2956,7 @@ export interface components {
                  * @description What went wrong (SPEC.md §8); clients translate it, never the message.
                  * @enum {string}
                  */
-                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "CONFLICT_OF_INTEREST" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "DATABASE_UNAVAILABLE" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL";
+                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "CONFLICT_OF_INTEREST" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "DATABASE_UNAVAILABLE" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL" | "PHASE_NOT_CLOSED" | "NEXT_PHASE_STARTED" | "STUDENTS_ADVANCED";
                 /** @description VALIDATION_FAILED: a list of `{ code, path }`, `code` a field code (required, too_short, too_long, invalid, invalid_email, invalid_date, not_number, not_positive, presence, teacher_not_found, code_exists, test_grade_duplicate, password_too_short, password_too_common, invalid_characters, url_not_https, formula_too_deep, formula_too_long, score_sum, out_of_range, not_in_step, conflict) and `path` where in the request; CLIENT_ERROR and TEACHER_CODE_NOT_FOUND: `{ field: [code] }`; other codes say in their description when they carry details (failed items, rejected files, a reason). */
                 details?: unknown;
                 /** @description A short English note for logs, not for people. */
@@ -8821,7 +8843,33 @@ export interface operations {
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
                      *       "createdAt": "text",
-                     *       "advancedCount": 1
+                     *       "advancedCount": 1,
+                     *       "changes": [
+                     *         {
+                     *           "studentId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "familyName": "Popescu",
+                     *           "givenName": "Ana",
+                     *           "before": {
+                     *             "total": 1,
+                     *             "rank": 1,
+                     *             "status": "admitted",
+                     *             "prize": "first"
+                     *           },
+                     *           "after": {
+                     *             "total": 1,
+                     *             "rank": 1,
+                     *             "status": "admitted",
+                     *             "prize": "first"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "diplomas": [
+                     *         {
+                     *           "code": "text",
+                     *           "studentId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "prize": "first"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -8831,8 +8879,35 @@ export interface operations {
                         appealEndDate: string | null;
                         appealMinChange: number;
                         appealStartDate: string | null;
+                        changes: {
+                            after: {
+                                /** @enum {string|null} */
+                                prize: "first" | "second" | "third" | "mention" | null;
+                                rank: number | null;
+                                /** @enum {string|null} */
+                                status: "admitted" | "rejected" | null;
+                                total: number | null;
+                            };
+                            before: {
+                                /** @enum {string|null} */
+                                prize: "first" | "second" | "third" | "mention" | null;
+                                rank: number | null;
+                                /** @enum {string|null} */
+                                status: "admitted" | "rejected" | null;
+                                total: number | null;
+                            };
+                            familyName: string | null;
+                            givenName: string | null;
+                            studentId: string;
+                        }[];
                         closedAt: string | null;
                         createdAt: string;
+                        diplomas: {
+                            code: string;
+                            /** @enum {string|null} */
+                            prize: "first" | "second" | "third" | "mention" | null;
+                            studentId: string;
+                        }[];
                         editionId: string;
                         endDate: string;
                         examId: string;
@@ -8941,6 +9016,260 @@ export interface operations {
                      *         "statusCode": 409,
                      *         "code": "EDITION_PHASE_NOT_CREATED",
                      *         "message": "EDITION_PHASE_NOT_CREATED"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large. Codes: FILE_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 413,
+                     *         "code": "FILE_TOO_LARGE",
+                     *         "message": "Payload too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type. Codes: CLIENT_ERROR. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 415,
+                     *         "code": "CLIENT_ERROR",
+                     *         "message": "Invalid field",
+                     *         "details": {
+                     *           "email": [
+                     *             "invalid_email"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putExamEditionPhaseReopen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "text"
+                 *     }
+                 */
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "text",
+                     *       "examId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "editionId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "name": "Olimpiada de Matematică",
+                     *       "type": "online",
+                     *       "startDate": "text",
+                     *       "endDate": "text",
+                     *       "state": "open",
+                     *       "registrationOpen": true,
+                     *       "reviewStarted": true,
+                     *       "allPublished": true,
+                     *       "mediationThreshold": 1,
+                     *       "markStep": 1,
+                     *       "appealMinChange": 1,
+                     *       "appealStartDate": "text",
+                     *       "appealEndDate": "text",
+                     *       "closedAt": "text",
+                     *       "createdAt": "text",
+                     *       "reopen": {
+                     *         "reason": "text",
+                     *         "reopenedAt": "text",
+                     *         "reopenedBy": "text",
+                     *         "keptStandings": 1,
+                     *         "allows": [
+                     *           "marks"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        _id: string;
+                        allPublished: boolean;
+                        appealEndDate: string | null;
+                        appealMinChange: number;
+                        appealStartDate: string | null;
+                        closedAt: string | null;
+                        createdAt: string;
+                        editionId: string;
+                        endDate: string;
+                        examId: string;
+                        markStep: number;
+                        mediationThreshold: number;
+                        name: string;
+                        registrationOpen: boolean;
+                        reopen: {
+                            allows: ("marks" | "mediations" | "appeals" | "keyFixes" | "pointEdits" | "rules" | "decisions")[];
+                            keptStandings: number;
+                            reason: string;
+                            reopenedAt: string;
+                            reopenedBy: string;
+                        };
+                        reviewStarted: boolean;
+                        startDate: string;
+                        /** @enum {string} */
+                        state: "open" | "closed";
+                        /** @enum {string} */
+                        type: "online" | "hybrid";
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: PHASE_NOT_CLOSED, NEXT_PHASE_STARTED, STUDENTS_ADVANCED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "PHASE_NOT_CLOSED",
+                     *         "message": "PHASE_NOT_CLOSED"
                      *       }
                      *     }
                      */

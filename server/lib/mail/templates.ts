@@ -7,6 +7,7 @@ export type MailTemplate =
   | 'login-link'
   | 'oidc-linked'
   | 'score-changed'
+  | 'result-changed'
   | 'review-reminder';
 
 /**
@@ -126,6 +127,14 @@ const ro: Record<MailTemplate, (p: MailParams) => Content> = {
       { link: need(p, 'link', 'score-changed') },
     ],
   }),
+  'result-changed': (p) => ({
+    subject: `Rezultatul tău la ${need(p, 'phase', 'result-changed')} s-a schimbat`,
+    blocks: [
+      'Bună,',
+      `Etapa ${need(p, 'phase', 'result-changed')} a fost redeschisă pentru o corectare și închisă din nou. Punctajul, locul, decizia de calificare sau premiul tău diferă acum de cele anunțate la prima închidere. Le vezi aici:`,
+      { link: need(p, 'link', 'result-changed') },
+    ],
+  }),
   'review-reminder': (p) => ({
     subject: `Corectură de terminat: ${need(p, 'phase', 'review-reminder')}`,
     blocks: [
@@ -205,6 +214,14 @@ const en: Record<MailTemplate, (p: MailParams) => Content> = {
       'Hello,',
       `Your score in the test ${need(p, 'test', 'score-changed')} was set or changed (marking, mediation, an appeal or a corrected answer key). See it question by question here:`,
       { link: need(p, 'link', 'score-changed') },
+    ],
+  }),
+  'result-changed': (p) => ({
+    subject: `Your result in ${need(p, 'phase', 'result-changed')} has changed`,
+    blocks: [
+      'Hello,',
+      `The phase ${need(p, 'phase', 'result-changed')} was reopened for a correction and closed again. Your total, place, qualification decision or prize now differs from what was announced when it first closed. See them here:`,
+      { link: need(p, 'link', 'result-changed') },
     ],
   }),
   'review-reminder': (p) => ({

@@ -210,6 +210,20 @@ export async function findIssuedTo(db: Db, userId: string): Promise<IssuedRow[]>
     .orderBy(diplomas.issuedAt, diplomas.code);
 }
 
+/** The diplomas of a phase already issued to these people (any kind), by code. */
+export async function findIssuedIn(
+  db: Db,
+  phaseId: string,
+  userIds: readonly string[],
+): Promise<{ code: string; userId: string; prize: IssuedRow['prize'] }[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ code: diplomas.code, userId: diplomas.userId, prize: diplomas.prize })
+    .from(diplomas)
+    .where(and(eq(diplomas.phaseId, phaseId), inArray(diplomas.userId, [...userIds])))
+    .orderBy(diplomas.code);
+}
+
 /**
  * Erases the holder from their diplomas: no name, no school, no grade; the code, the
  * competition, the prize and the date stay, so the paper can still be confirmed.

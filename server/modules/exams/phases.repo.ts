@@ -202,6 +202,15 @@ export async function advanceAdmitted(
   );
 }
 
+/** Students the closing of the phase before enrolled in this one (source `advanced`). */
+export async function countAdvanced(db: Db, phaseId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(phaseStudents)
+    .where(and(eq(phaseStudents.phaseId, phaseId), eq(phaseStudents.source, 'advanced')));
+  return row?.n ?? 0;
+}
+
 export async function countAdmitted(db: Db, phaseId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })

@@ -3,13 +3,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   filterQuerySchema,
-  phaseCloseResultSchema,
   phaseCreateSchema,
   phaseFinishSchema,
   phaseListItemSchema,
   phasePatchSchema,
   phaseSchema,
 } from '../../../shared/schemas/exams.js';
+import {
+  phaseClosedSchema,
+  phaseReopenResultSchema,
+  phaseReopenSchema,
+} from '../../../shared/schemas/phase-reopen.js';
 import { actorOf } from '../../lib/auth-guard.js';
 import { listDoc } from '../../lib/openapi/index.js';
 import type { ExamMgmt } from './exam-mgmt.js';
@@ -24,7 +28,7 @@ const DATES_NOTE =
 const phasesList = listDoc({ resources: [{ resource: phasesResource }] });
 
 /** `…/editions/{editionId}/phases`. */
-export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
+export function phasesRoutes(app: FastifyInstance, { phases, phaseReopen }: ExamMgmt) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/exams/:examId/editions/:editionId/phases';
 
@@ -143,17 +147,49 @@ export function phasesRoutes(app: FastifyInstance, { phases }: ExamMgmt) {
           '`{reviews, mediations, appeals, appealMediations, unmarkedAnswers, reviewIds, ' +
           'appealIds}`. `acceptOpen: {reviewIds, appealIds}` naming exactly the open ones closes ' +
           'anyway (audited): an open entry ends final at 0, an open appeal ends kept. Answers ' +
-          'with no entry yet (review not started) cannot be accepted.',
+          'with no entry yet (review not started) cannot be accepted. Closing again after a ' +
+          'reopening applies the stored rules again (audited) and answers `changes`: the ' +
+          'students whose total, place, decision or prize differ from the previous close (each ' +
+          'is mailed), and `diplomas`: those of them already printed, kept as printed. Both ' +
+          'are empty on a first close.',
         params: phaseParams,
         errors: ['EDITION_PHASE_NOT_CREATED', 'RESULTS_INCOMPLETE'],
         body: phaseFinishSchema.nullish(),
-        response: { 200: phaseCloseResultSchema },
+        response: { 200: phaseClosedSchema },
       },
       preHandler: staffGuard(),
     },
     async (request) => {
       const { examId, editionId, phaseId } = request.params;
       return phases.finishPhase(actorOf(request), examId, editionId, phaseId, request.body ?? {});
+    },
+  );
+
+  r.put(
+    `${base}/:phaseId/reopen`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Reopen a closed phase for a correction',
+        description:
+          'Admins and the exam admins (as for closing). `reason` is required (400 ' +
+          'VALIDATION_FAILED on `reason` otherwise) and audited with who and when. The phase ' +
+          'is open again: marks, mediations, appeals, key fixes, point edits, rules and ' +
+          'decisions are accepted until it is closed again through `…/finish`, which applies ' +
+          'the rules again and says who changes. 409 PHASE_NOT_CLOSED when it is open; 409 ' +
+          'NEXT_PHASE_STARTED once a later phase of the edition started (its start date ' +
+          'passed, its review started or it closed); 409 STUDENTS_ADVANCED when students it ' +
+          'admitted are already in the next phase.',
+        params: phaseParams,
+        errors: ['PHASE_NOT_CLOSED', 'NEXT_PHASE_STARTED', 'STUDENTS_ADVANCED'],
+        body: phaseReopenSchema,
+        response: { 200: phaseReopenResultSchema },
+      },
+      preHandler: staffGuard(),
+    },
+    async (request) => {
+      const { examId, editionId, phaseId } = request.params;
+      return phaseReopen.reopenPhase(actorOf(request), examId, editionId, phaseId, request.body);
     },
   );
 

@@ -1,11 +1,15 @@
 import type {
   Phase,
-  PhaseCloseResult,
   PhaseCreateInput,
   PhaseFinishInput,
   PhaseListItem,
   PhasePatchInput,
 } from '../../../shared/schemas/exams.js';
+import type {
+  AffectedDiploma,
+  PhaseClosed,
+  StandingChange,
+} from '../../../shared/schemas/phase-reopen.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
@@ -46,6 +50,23 @@ export type PhasesDeps = {
     actorId: string,
     at: Date,
   ) => Promise<{ reviewIds: string[]; appealIds: string[] }>;
+  /**
+   * In the closing transaction, once every score is final: keeps each student's standing and,
+   * when the phase closes again after a reopening, applies its rules again and answers (and
+   * tells) the students whose standing changed (the rankings module's).
+   */
+  settleStandings: (
+    tx: Db,
+    phase: { id: string; name: string },
+    actorId: string,
+    at: Date,
+  ) => Promise<StandingChange[]>;
+  /** The diplomas of the phase already printed for these students (the diplomas module's). */
+  findChangedDiplomas: (
+    tx: Db,
+    phaseId: string,
+    studentIds: readonly string[],
+  ) => Promise<AffectedDiploma[]>;
 };
 
 /** What the start of review tells the test-review module about the phase. */
@@ -108,6 +129,8 @@ export function phasesService({
   endRunningAttempts,
   beginReview,
   settleOpenScores,
+  settleStandings,
+  findChangedDiplomas,
 }: PhasesDeps) {
   /** Shared by PATCH and POST …/phases/{phaseId}. */
   async function updatePhase(
@@ -244,7 +267,9 @@ export function phasesService({
      * Closes the phase and registers its admitted students in the next phase (by start date),
      * once: a second call returns the same result. No next phase: EDITION_PHASE_NOT_CREATED
      * and nothing changes, unless the caller says it is the last phase (`lastPhase`) and it
-     * admitted nobody; closing it then makes its results and prizes final.
+     * admitted nobody; closing it then makes its results and prizes final. Closing again
+     * after a reopening applies the phase's rules again and answers who changes and which of
+     * their diplomas were already printed.
      */
     async finishPhase(
       actor: Actor,
@@ -252,7 +277,7 @@ export function phasesService({
       editionId: string,
       phaseId: string,
       input: PhaseFinishInput = {},
-    ): Promise<PhaseCloseResult> {
+    ): Promise<PhaseClosed> {
       const { access } = await requirePhase(db, actor, examId, editionId, phaseId);
       if (!canManageExam(access)) throw forbidden();
       return db.transaction(async (tx) => {
@@ -264,6 +289,8 @@ export function phasesService({
           return {
             ...toPhaseDto(row, examId),
             advancedCount: await repo.countAdmitted(tx, phaseId),
+            changes: [],
+            diplomas: [],
           };
         }
         const ordered = await repo.findEditionPhases(tx, editionId);
@@ -281,6 +308,13 @@ export function phasesService({
         // A closed phase is final: every score is, or the organiser accepted by name what is
         // not. Refused otherwise, and the attempts ended above are rolled back with it.
         const accepted = await settleOpenScores(tx, phaseId, input.acceptOpen, actor.id, now);
+        // Before the admitted move on: closing again re-decides them from the corrected totals.
+        const changes = await settleStandings(tx, row, actor.id, now);
+        const diplomas = await findChangedDiplomas(
+          tx,
+          phaseId,
+          changes.map((c) => c.studentId),
+        );
         const closed = await repo.updatePhase(tx, phaseId, {
           state: 'closed',
           closedAt: now,
@@ -302,9 +336,11 @@ export function phasesService({
             added,
             endedAttempts: ended,
             acceptedOpen: accepted,
+            changes: changes.map(({ studentId, before, after }) => ({ studentId, before, after })),
+            diplomas,
           },
         });
-        return { ...toPhaseDto(closed, examId), advancedCount: admitted };
+        return { ...toPhaseDto(closed, examId), advancedCount: admitted, changes, diplomas };
       });
     },
 

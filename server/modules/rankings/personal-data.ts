@@ -1,12 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { phasePrizes, phaseRanks, phases } from '../../db/schema.js';
 import type { PersonalDataPart } from '../../lib/personal-data.js';
+import { findCloseStandingsOf } from './close-standings.repo.js';
 
-/** A student's ranks and prizes in each phase. Kept by anonymising: they carry no name. */
+/**
+ * A student's ranks and prizes in each phase, and their standing kept at each phase's close.
+ * Kept by anonymising: they carry no name.
+ */
 export const rankingsPersonalData: PersonalDataPart = {
   name: 'rankings',
   async collect(db, userId) {
-    const [ranks, prizes] = await Promise.all([
+    const [ranks, prizes, closeStandings] = await Promise.all([
       db
         .select({
           phase: phases.name,
@@ -28,7 +32,8 @@ export const rankingsPersonalData: PersonalDataPart = {
         .from(phasePrizes)
         .innerJoin(phases, eq(phases.id, phasePrizes.phaseId))
         .where(eq(phasePrizes.studentId, userId)),
+      findCloseStandingsOf(db, userId),
     ]);
-    return { ranks, prizes };
+    return { ranks, prizes, closeStandings };
   },
 };

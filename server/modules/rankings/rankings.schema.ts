@@ -9,6 +9,7 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { PHASE_RESULTS } from '../../../shared/schemas/exams.js';
 import { type PhaseRules, PRIZES } from '../../../shared/schemas/rankings.js';
 import { tz } from '../../db/columns.js';
 import { phases } from '../exams/exams.schema.js';
@@ -107,6 +108,28 @@ export const phasePrizes = pgTable(
     prize: text('prize', { enum: PRIZES }).notNull(),
     awardedBy: uuid('awarded_by').references(() => users.id),
     awardedAt: tz('awarded_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.phaseId, t.studentId] })],
+);
+
+/**
+ * Each student's standing when the phase last closed (total, place, decision, prize), kept so
+ * that closing it again after a reopening can say who changes. Replaced at every close.
+ */
+export const phaseCloseStandings = pgTable(
+  'phase_close_standings',
+  {
+    phaseId: uuid('phase_id')
+      .notNull()
+      .references(() => phases.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    total: points('total'),
+    rank: integer('rank'),
+    result: text('result', { enum: PHASE_RESULTS }),
+    prize: text('prize', { enum: PRIZES }),
+    closedAt: tz('closed_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.phaseId, t.studentId] })],
 );

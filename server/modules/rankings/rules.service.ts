@@ -16,38 +16,19 @@ import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, fieldError, forbidden } from '../../lib/errors.js';
 import type { PhaseIds } from '../../lib/route-params.js';
-import { holdOpenPhase, writePhaseResults } from '../exams/index.js';
+import { holdOpenPhase } from '../exams/index.js';
 import { phaseCompleteness, resultState } from '../results/index.js';
 import { findRules, requireViewer } from './rankings.access.js';
 import { canSetRules } from './rankings.policy.js';
 import * as ranks from './ranks.repo.js';
 import * as rulesRepo from './rules.repo.js';
-import {
-  applyRules,
-  canonicalJson,
-  changesOf,
-  fingerprintOf,
-  type RulesResult,
-} from './rules-engine.js';
+import { canonicalJson } from './rules-engine.js';
+import { evaluateRules, hasRules, writeRuleOutcome } from './rules-outcome.js';
 
 export type RulesDeps = { db: Db; clock: Clock };
 
 /** The parts of the rules a closed phase still lets change: only how its ranking is shown. */
 const withoutPublication = ({ publication: _, ...rest }: PhaseRules) => canonicalJson(rest);
-
-const hasRules = (rules: PhaseRules) => rules.qualification !== null || rules.awards !== null;
-
-/** What the rules give against today's lists, computed from the phase totals of now. */
-async function evaluate(db: Db, phaseId: string, rules: PhaseRules) {
-  const inputs = await rulesRepo.findRuleInputs(db, phaseId, rules.tieBreak);
-  const result: RulesResult = applyRules(inputs, rules);
-  const changes = changesOf(
-    inputs.map((i) => ({ studentId: i.studentId, status: i.status, prize: i.prize })),
-    result,
-    rules,
-  );
-  return { inputs, result, changes, fingerprint: fingerprintOf(rules, changes) };
-}
 
 export function rulesService({ db, clock }: RulesDeps) {
   /** The phase for someone who may set its rules (else 403; outside their scope 404). */
@@ -104,7 +85,7 @@ export function rulesService({ db, clock }: RulesDeps) {
       const phaseId = viewer.phase.id;
       const rules = (input.rules as PhaseRules | undefined) ?? viewer.rules;
       const isStoredRules = canonicalJson(rules) === canonicalJson(viewer.rules);
-      const { inputs, result, changes, fingerprint } = await evaluate(db, phaseId, rules);
+      const { inputs, result, changes, fingerprint } = await evaluateRules(db, phaseId, rules);
       const gaps = await phaseCompleteness(db, phaseId, undefined);
       const incomplete = gaps.awaitingItems + gaps.runningAttempts;
       const byId = new Map(inputs.map((i) => [i.studentId, i]));
@@ -182,49 +163,11 @@ export function rulesService({ db, clock }: RulesDeps) {
         if (gaps.awaitingItems > 0 || gaps.runningAttempts > 0) {
           throw new AppError('RESULTS_INCOMPLETE', 'Some results are not complete yet', gaps);
         }
-        const { changes, fingerprint } = await evaluate(tx, phaseId, rules);
+        const { changes, fingerprint } = await evaluateRules(tx, phaseId, rules);
         if (fingerprint !== input.fingerprint) {
           throw new AppError('RULES_OUTCOME_CHANGED', 'Run the dry run again', { fingerprint });
         }
-        const statusChanges = changes.flatMap((c) =>
-          c.statusAfter !== c.statusBefore && c.statusAfter !== null
-            ? [{ studentId: c.studentId, result: c.statusAfter }]
-            : [],
-        );
-        await writePhaseResults(tx, phaseId, statusChanges, actor.id, 'rules');
-        const prizeChanges = changes.filter((c) => c.prizeAfter !== c.prizeBefore);
-        const set = prizeChanges.flatMap((c) =>
-          c.prizeAfter ? [{ studentId: c.studentId, prize: c.prizeAfter }] : [],
-        );
-        const removed = prizeChanges.filter((c) => c.prizeAfter === null).map((c) => c.studentId);
-        await rulesRepo.writePrizes(tx, phaseId, set, removed, actor.id);
-        await appendAudit(tx, {
-          actorId: actor.id,
-          action: 'phase.rules.apply',
-          entityType: 'phase',
-          entityId: phaseId,
-          before: changes.map((c) => ({
-            studentId: c.studentId,
-            status: c.statusBefore,
-            prize: c.prizeBefore,
-          })),
-          after: {
-            rules,
-            changes: changes.map((c) => ({
-              studentId: c.studentId,
-              status: c.statusAfter,
-              prize: c.prizeAfter,
-            })),
-          },
-          reason: fingerprint,
-        });
-        return {
-          changed: changes.length,
-          admitted: statusChanges.filter((c) => c.result === 'admitted').length,
-          rejected: statusChanges.filter((c) => c.result === 'rejected').length,
-          prizesSet: set.length,
-          prizesRemoved: removed.length,
-        };
+        return writeRuleOutcome(tx, phaseId, rules, changes, actor.id, fingerprint);
       });
     },
   };

@@ -117,7 +117,7 @@ describe('GET /users/{id}/personal-data and /my-personal-data', () => {
       expect.objectContaining({ id: w.answerFileId, uploadedByThePerson: true }),
     ]);
     expect(data.signIn.sessions.length).toBeGreaterThanOrEqual(1);
-    expect(data.rankings).toEqual({ ranks: expect.any(Array), prizes: [] });
+    expect(data.rankings).toEqual({ ranks: expect.any(Array), prizes: [], closeStandings: [] });
     const rename = data.auditEvents.find(
       (e: { action: string }) => e.action === 'user.profile.update',
     );

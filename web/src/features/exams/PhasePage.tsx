@@ -3,6 +3,7 @@ import Edit from '@mui/icons-material/Edit';
 import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import Leaderboard from '@mui/icons-material/Leaderboard';
 import Lock from '@mui/icons-material/Lock';
+import LockOpen from '@mui/icons-material/LockOpen';
 import MonitorHeart from '@mui/icons-material/MonitorHeart';
 import Quiz from '@mui/icons-material/Quiz';
 import Rule from '@mui/icons-material/Rule';
@@ -11,8 +12,10 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Edition, Exam, Phase } from '../../../../shared/schemas/exams.js';
+import type { PhaseClosed } from '../../../../shared/schemas/phase-reopen.js';
 import { DiplomaZipPanel } from '../../components/diplomas/DiplomaZipPanel.js';
 import { ConfirmDialog } from '../../components/list/ConfirmDialog.js';
+import { CloseChangesDialog } from '../../components/phase/CloseChangesDialog.js';
 import { useFinishPhase } from './api/finish-phase.js';
 import { useEdition } from './api/get-edition.js';
 import { useExam } from './api/get-exam.js';
@@ -25,6 +28,7 @@ import { PageState } from './components/PageState.js';
 import { PhaseFormDialog } from './components/PhaseFormDialog.js';
 import { PhaseStateChip } from './components/PhaseStateChip.js';
 import { PhaseStudents } from './components/PhaseStudents.js';
+import { ReopenPhaseDialog } from './components/ReopenPhaseDialog.js';
 import { formatDateTime } from './format.js';
 import { canManage, canSetResults } from './rights.js';
 import { useReport } from './use-report.js';
@@ -67,6 +71,9 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
   const [editing, setEditing] = useState(false);
   const [closing, setClosing] = useState(false);
   const [isAccepting, setAccepting] = useState(false);
+  const [reopening, setReopening] = useState(false);
+  // A close after a reopening answers who changes; the dialog lists them.
+  const [closedAgain, setClosedAgain] = useState<PhaseClosed | null>(null);
   const isManager = canManage(exam);
   const isOpen = phase.state === 'open';
 
@@ -90,6 +97,7 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
       );
       report.success('exams.phases.closed', { count: closed.advancedCount });
       setClosing(false);
+      setClosedAgain(closed);
     } catch {
       // The dialog shows why (CloseError), as SPEC.md §8 asks.
     }
@@ -175,6 +183,16 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
               >
                 {t('exams.phases.close')}
               </Button>
+              {!isOpen && (
+                <Button
+                  variant="outlined"
+                  color="warning"
+                  startIcon={<LockOpen />}
+                  onClick={() => setReopening(true)}
+                >
+                  {t('phaseReopen.open')}
+                </Button>
+              )}
             </>
           )}
         </Box>
@@ -271,6 +289,13 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
             onConfirm={() => void handleClose()}
             onClose={() => setClosing(false)}
           />
+          <ReopenPhaseDialog
+            open={reopening}
+            ids={ids}
+            phase={phase}
+            onClose={() => setReopening(false)}
+          />
+          <CloseChangesDialog closed={closedAgain} onClose={() => setClosedAgain(null)} />
         </>
       )}
     </Stack>

@@ -15,6 +15,9 @@ const TELLING_CODES = new Set([
   'EXAM_HAS_EDITIONS',
   'OVERLAPPING_PHASE_DATES',
   'INVALID_PHASE_DATES',
+  'PHASE_NOT_CLOSED',
+  'NEXT_PHASE_STARTED',
+  'STUDENTS_ADVANCED',
 ]);
 
 /** Success and failure snackbars of the competition screens. */

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PhaseCloseResult, PhaseFinishInput } from '../../../../../shared/schemas/exams.js';
+import type { PhaseFinishInput } from '../../../../../shared/schemas/exams.js';
+import type { PhaseClosed } from '../../../../../shared/schemas/phase-reopen.js';
 import { api } from '../../../api/client.js';
 import { editionKey, type PhaseIds, phasePath } from './keys.js';
 
@@ -12,7 +13,7 @@ export const finishPhase = (
   { examId, editionId, phaseId }: PhaseIds,
   body: PhaseFinishInput = {},
 ) =>
-  api<PhaseCloseResult>(`${phasePath(examId, editionId, phaseId)}/finish`, {
+  api<PhaseClosed>(`${phasePath(examId, editionId, phaseId)}/finish`, {
     method: 'PUT',
     body,
   });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PhaseCloseResult } from '../../../../../shared/schemas/exams.js';
+import type { PhaseClosed } from '../../../../../shared/schemas/phase-reopen.js';
 import type {
   PhaseRules,
   RulesApplyResult,
@@ -62,7 +62,7 @@ export function useCloseLastPhase(ids: PhaseIds, lastPhase: boolean) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      api<PhaseCloseResult>(`${phasePath(ids)}/finish`, {
+      api<PhaseClosed>(`${phasePath(ids)}/finish`, {
         method: 'PUT',
         body: lastPhase ? { lastPhase: true } : {},
       }),

@@ -4,8 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Phase, PhaseListItem } from '../../../../../shared/schemas/exams.js';
+import type { PhaseClosed } from '../../../../../shared/schemas/phase-reopen.js';
 import { api } from '../../../api/client.js';
 import { ConfirmDialog } from '../../../components/list/ConfirmDialog.js';
+import { CloseChangesDialog } from '../../../components/phase/CloseChangesDialog.js';
 import { editionPath, type PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { useSnackbar } from '../../../lib/snackbar.js';
 import { useCloseLastPhase } from '../api/rules.js';
@@ -35,13 +37,20 @@ export function ClosePhaseCard({ ids, phase }: { ids: PhaseIds; phase: Phase }) 
   const isLast = useIsLastPhase(ids);
   const close = useCloseLastPhase(ids, isLast.data === true);
   const [asking, setAsking] = useState(false);
+  // A close after a reopening answers who changes; the dialog lists them.
+  const [closedAgain, setClosedAgain] = useState<PhaseClosed | null>(null);
   if (phase.state === 'closed') {
-    return <Alert severity="success">{t('rankings.close.done')}</Alert>;
+    return (
+      <>
+        <Alert severity="success">{t('rankings.close.done')}</Alert>
+        <CloseChangesDialog closed={closedAgain} onClose={() => setClosedAgain(null)} />
+      </>
+    );
   }
   if (isLast.data === undefined) return null;
   const handleClose = async () => {
     try {
-      await close.mutateAsync();
+      setClosedAgain(await close.mutateAsync());
       setAsking(false);
       notify('rankings.close.closed', 'success');
     } catch {
