@@ -719,7 +719,11 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
 
     const other = await signIn('dana.rus@example.ro', 'en');
     await other.goto(`${podium.baseUrl}${paperPath}`);
-    await eventually(() => other.getByText('The test was not found.').count()).toBe(1);
+    // SPEC.md §2: a download the teacher has no right to is 403, said as such.
+    await eventually(() => other.getByText('You have no right to download this test').count()).toBe(
+      1,
+    );
+    await shot(other, 'tests-paper-no-rights-en');
     await other.context().close();
   });
 });
