@@ -64,7 +64,12 @@ import {
   registerExamDayStats,
   registerSweeper,
 } from './modules/player/index.js';
-import { leaveQuestionPools, resourceMgmt, resourceMgmtRoutes } from './modules/questions/index.js';
+import {
+  dataImportRoutes,
+  leaveQuestionPools,
+  resourceMgmt,
+  resourceMgmtRoutes,
+} from './modules/questions/index.js';
 import {
   closeStandings,
   rankingsPersonalData,
@@ -339,6 +344,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(reviewsRoutes(reviews), { prefix: `${API_PREFIX}/test-review` });
   await app.register(resourceMgmtRoutes(resources), { prefix: `${API_PREFIX}/resource-mgmt` });
+  await app.register(dataImportRoutes(resources), { prefix: `${API_PREFIX}/data-import` });
   // One Chromium per process prints test papers; it starts on the first print. Each distinct
   // paper is printed once, a few at a time (paper-printer.ts).
   const printer = paperPrinter(

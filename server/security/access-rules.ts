@@ -109,6 +109,8 @@ const bankRead: AccessRule = { ok: ORGANISERS, notFound: [...STUDENTS, ...BANK_O
 const bankManage: AccessRule = { ok: MANAGERS, notFound: [...STUDENTS, ...BANK_OUTSIDERS] };
 const testsRead: AccessRule = { ok: ORGANISERS, notFound: BANK_OUTSIDERS };
 const testsManage: AccessRule = { ok: MANAGERS, notFound: BANK_OUTSIDERS };
+/** Printing a paper: SPEC.md §2 answers 403 to every teacher who may not (no 404 there). */
+const testsPrint: AccessRule = { ok: ORGANISERS };
 const ownPlayer: AccessRule = { ok: STUDENTS };
 
 const question = (w: World) => ({
@@ -300,6 +302,11 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     ...bankManage,
     fields: () => ({ Discipline: 'Matematică', Grade: '5' }),
   },
+  // The same import where SPEC.md §7 names it.
+  [`POST /api/v1/data-import/exams/{examId}/editions/{editionId}/phases/{phaseId}/items/files`]: {
+    ...bankManage,
+    fields: () => ({ Discipline: 'Matematică', Grade: '5' }),
+  },
   [`POST ${RP}/items/import`]: bankManage,
   [`POST ${RP}/items/{questionId}/teachers`]: {
     ...bankManage,
@@ -313,8 +320,8 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   // Tests: their managers; staff view and print them.
   [`GET ${TP}/tests`]: testsRead,
   [`GET ${TP}/tests/{testId}`]: testsRead,
-  [`GET ${TP}/tests/{testId}/paper`]: testsRead,
-  [`POST ${TP}/tests/{testId}/download`]: testsRead,
+  [`GET ${TP}/tests/{testId}/paper`]: testsPrint,
+  [`POST ${TP}/tests/{testId}/download`]: testsPrint,
   [`GET ${TP}/tests/{testId}/details`]: testsManage,
   [`POST ${TP}/tests`]: {
     ...testsManage,

@@ -115,6 +115,8 @@ export const MULTIPART_FIELD: Record<string, string> = {
   'POST /api/v1/resource-mgmt/files': 'file',
   'POST /api/v1/resource-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/items/files':
     'image',
+  'POST /api/v1/data-import/exams/{examId}/editions/{editionId}/phases/{phaseId}/items/files':
+    'image',
   'POST /api/v1/resource-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/items/import':
     'file',
   'POST /api/v1/upload-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests/{testId}/items/{itemId}/answers':

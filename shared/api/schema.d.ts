@@ -250,6 +250,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/data-import/exams/{examId}/editions/{editionId}/phases/{phaseId}/items/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Multipart: `image` parts (png or jpeg by content), `Discipline`, `Grade`, and optionally `Difficulty` (default medium) and `Category`. One open question per accepted image; refused files are reported with their code.
+         *
+         *     Bearer token of any signed-in user (an account that is registered and active, or an admin).
+         */
+        post: operations["postDataImportItemFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/diploma-generator/diplomas": {
         parameters: {
             query?: never;
@@ -4823,6 +4844,235 @@ export interface operations {
                      *         "statusCode": 401,
                      *         "code": "UNAUTHORIZED",
                      *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postDataImportItemFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The questions’ category. */
+                    Category?: string;
+                    /**
+                     * @description low, medium (the default) or high.
+                     * @enum {string}
+                     */
+                    Difficulty?: "low" | "medium" | "high";
+                    /** @description The questions’ discipline. */
+                    Discipline: string;
+                    /** @description The questions’ grade (a number, e.g. 7). */
+                    Grade: string;
+                    /** @description A scanned question, png or jpeg; up to 20 images. */
+                    image: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "createdCount": 1,
+                     *       "created": [
+                     *         {
+                     *           "file": "text",
+                     *           "_id": "text"
+                     *         }
+                     *       ],
+                     *       "refused": [
+                     *         {
+                     *           "file": "text",
+                     *           "code": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        created: {
+                            _id: string;
+                            file: string;
+                        }[];
+                        createdCount: number;
+                        refused: {
+                            code: string;
+                            file: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR, INVALID_MULTIPART. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: PHASE_CLOSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "PHASE_CLOSED",
+                     *         "message": "PHASE_CLOSED"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large. Codes: FILE_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 413,
+                     *         "code": "FILE_TOO_LARGE",
+                     *         "message": "Payload too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type. Codes: CLIENT_ERROR. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 415,
+                     *         "code": "CLIENT_ERROR",
+                     *         "message": "Invalid field",
+                     *         "details": {
+                     *           "email": [
+                     *             "invalid_email"
+                     *           ]
+                     *         }
                      *       }
                      *     }
                      */

@@ -75,6 +75,14 @@ export const SERVICES: readonly Service[] = [
       'spreadsheet (multipart), and the statements’ images (`POST /files` multipart, `GET /files/{id}`).',
   },
   {
+    name: 'Data import',
+    prefix: '/data-import',
+    description:
+      'Where SPEC.md names the question bank’s image import ' +
+      '(`data-import/exams/{examId}/editions/{editionId}/phases/{phaseId}/items/files`, multipart ' +
+      '`image` parts with `Discipline` and `Grade`): the same call as under `resource-mgmt`.',
+  },
+  {
     name: 'Review service',
     prefix: '/test-review',
     description:

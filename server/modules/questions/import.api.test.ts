@@ -138,6 +138,19 @@ describe('POST …/items/files (one question per image)', () => {
     expect(q).toMatchObject({ difficulty: 'medium', itemCategory: null, itemGrade: 99 });
   });
 
+  it('answers at SPEC.md §7’s data-import path too, under the same rules', async () => {
+    const w = await kit.world();
+    const parts = [text('Discipline', 'Matematică'), text('Grade', '5'), image('p.png')];
+    const spec = '/api/v1/data-import';
+    const res = await kit.upload(`${w.items}/files`, w.examAdmin.headers, parts, spec);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ createdCount: 1, refused: [] });
+    const listed = (await kit.call('GET', w.items, w.examAdmin.headers)).json() as Listed[];
+    expect(listed).toHaveLength(1);
+    const staff = await kit.upload(`${w.items}/files`, w.staff.headers, parts, spec);
+    expect(staff.statusCode).toBe(403);
+  });
+
   it('refuses bad fields and bodies before storing anything', async () => {
     const w = await kit.world();
     const url = `${w.items}/files`;

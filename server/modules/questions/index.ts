@@ -2,4 +2,5 @@
 // statement images that tests print; and taking a person who leaves out of every question's pool.
 export type { FilesService } from './files.service.js';
 export { leaveQuestionPools } from './leavers.js';
+export { dataImportRoutes } from './questions.routes.js';
 export { type ResourceMgmt, resourceMgmt, resourceMgmtRoutes } from './resource-mgmt.js';

@@ -58,11 +58,12 @@ export function questionsKit(t: TestApp) {
       headers,
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
-  const upload = (url: string, headers: Headers, parts: Part[]) => {
+  /** A multipart POST under `service` (resource-mgmt unless said). */
+  const upload = (url: string, headers: Headers, parts: Part[], service = API) => {
     const body = multipart(parts);
     return t.app.inject({
       method: 'POST',
-      url: `${API}${url}`,
+      url: `${service}${url}`,
       headers: { ...headers, ...body.headers },
       payload: body.payload,
     });

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { countSchema } from '../../../shared/schemas/exams.js';
@@ -51,6 +51,65 @@ export type QuestionsRoutesDeps = {
   imports: QuestionImportService;
   maxBytes: number;
 };
+
+/**
+ * `POST …/items/files`: one open question per scanned image. SPEC.md §7 names it under
+ * `data-import`; it answers there and under `resource-mgmt`, beside the rest of the bank.
+ */
+function registerImageImport(
+  app: FastifyInstance,
+  imports: QuestionImportService,
+  maxBytes: number,
+  operationId?: string,
+): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    `${ITEMS}/files`,
+    {
+      schema: {
+        ...(operationId ? { operationId } : {}),
+        errors: ['PHASE_CLOSED'],
+        tags,
+        description:
+          'Multipart: `image` parts (png or jpeg by content), `Discipline`, `Grade`, and ' +
+          'optionally `Difficulty` (default medium) and `Category`. One open question per ' +
+          'accepted image; refused files are reported with their code.',
+        params: phaseParams,
+        response: { 200: imageImportReportSchema },
+        multipart: {
+          files: {
+            image: {
+              description: `A scanned question, png or jpeg; up to ${MAX_FILES_PER_REQUEST} images.`,
+              required: true,
+              many: true,
+            },
+          },
+          fields: {
+            Discipline: { description: 'The questions’ discipline.', required: true },
+            Grade: { description: 'The questions’ grade (a number, e.g. 7).', required: true },
+            Difficulty: {
+              description: 'low, medium (the default) or high.',
+              enum: ['low', 'medium', 'high'],
+            },
+            Category: { description: 'The questions’ category.' },
+          },
+        },
+      },
+      preHandler: signedIn,
+    },
+    async (request) =>
+      imports.importImages(actorOf(request), request.params, () =>
+        readQuestionMultipart(request, ['image'], maxBytes),
+      ),
+  );
+}
+
+/** The routes SPEC.md §7 places under `/api/v1/data-import`: the question bank's image import. */
+export const dataImportRoutes =
+  ({ imports, maxBytes }: Pick<QuestionsRoutesDeps, 'imports' | 'maxBytes'>): FastifyPluginAsync =>
+  async (app) => {
+    registerImageImport(app, imports, maxBytes, 'postDataImportItemFiles');
+  };
 
 /** The question bank of a phase (SPEC.md §7 question and resource service). */
 export const questionsRoutes =
@@ -158,44 +217,7 @@ export const questionsRoutes =
       },
     );
 
-    r.post(
-      `${ITEMS}/files`,
-      {
-        schema: {
-          errors: ['PHASE_CLOSED'],
-          tags,
-          description:
-            'Multipart: `image` parts (png or jpeg by content), `Discipline`, `Grade`, and ' +
-            'optionally `Difficulty` (default medium) and `Category`. One open question per ' +
-            'accepted image; refused files are reported with their code.',
-          params: phaseParams,
-          response: { 200: imageImportReportSchema },
-          multipart: {
-            files: {
-              image: {
-                description: `A scanned question, png or jpeg; up to ${MAX_FILES_PER_REQUEST} images.`,
-                required: true,
-                many: true,
-              },
-            },
-            fields: {
-              Discipline: { description: 'The questions’ discipline.', required: true },
-              Grade: { description: 'The questions’ grade (a number, e.g. 7).', required: true },
-              Difficulty: {
-                description: 'low, medium (the default) or high.',
-                enum: ['low', 'medium', 'high'],
-              },
-              Category: { description: 'The questions’ category.' },
-            },
-          },
-        },
-        preHandler: signedIn,
-      },
-      async (request) =>
-        imports.importImages(actorOf(request), request.params, () =>
-          readQuestionMultipart(request, ['image'], maxBytes),
-        ),
-    );
+    registerImageImport(app, imports, maxBytes);
 
     r.post(
       `${ITEMS}/import`,
