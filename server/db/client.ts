@@ -69,6 +69,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // Nor one dropped while handed out (the database restarted under a transaction): pg-pool
+    // listens only to idle ones. The caller's statement fails, and the pool drops it on release.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
