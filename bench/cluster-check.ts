@@ -73,6 +73,9 @@ defaults
   retries 3
   retry-on conn-failure
   option redispatch
+  # No instance ready (each one's readiness fails while the database is away): answer as an
+  # instance would, 503 with Retry-After, so that players wait and send their answers again.
+  http-error status 503 content-type application/json string "{\\"error\\":{\\"statusCode\\":503,\\"code\\":\\"DATABASE_UNAVAILABLE\\",\\"message\\":\\"no instance is ready\\"}}" hdr retry-after 2
 
 frontend podium
   bind 127.0.0.1:${listen}
@@ -88,7 +91,7 @@ ${instances.map((port, i) => `  server podium${i + 1} 127.0.0.1:${port} check`).
 }
 
 /** HAProxy in the foreground on a generated configuration; resolves once it answers. */
-async function startHaproxy(scratch: string, listen: number, instances: number[]) {
+export async function startHaproxy(scratch: string, listen: number, instances: number[]) {
   const config = path.join(scratch, 'haproxy.cfg');
   writeFileSync(config, haproxyConfig(listen, instances));
   const check = spawnSync('haproxy', ['-c', '-q', '-f', config], { encoding: 'utf8' });

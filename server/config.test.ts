@@ -26,3 +26,40 @@ describe('sign-in throttle configuration', () => {
     expect(retiredVariables({})).toEqual([]);
   });
 });
+
+describe('database behind a pooler', () => {
+  const url = 'postgres://podium@pgbouncer:6432/podium';
+  const direct = 'postgres://podium@db:5432/podium';
+
+  it('connects to PostgreSQL directly unless told otherwise', () => {
+    expect(loadConfig({ DATABASE_URL: url }).databaseDirectUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOLER: 'none' }).databaseDirectUrl).toBe(
+      undefined,
+    );
+  });
+
+  it('takes PostgreSQL itself from DATABASE_DIRECT_URL behind a transaction pooler', () => {
+    const config = loadConfig({
+      DATABASE_URL: url,
+      DATABASE_POOLER: 'transaction',
+      DATABASE_DIRECT_URL: direct,
+    });
+    expect(config.databaseUrl).toBe(url);
+    expect(config.databaseDirectUrl).toBe(direct);
+  });
+
+  it('refuses a pooler without the direct URL, an unknown mode, and a direct URL alone', () => {
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_POOLER: 'transaction' })).toThrow(
+      /DATABASE_DIRECT_URL/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: url, DATABASE_POOLER: 'session', DATABASE_DIRECT_URL: direct }),
+    ).toThrow(/DATABASE_POOLER must be none or transaction/);
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_DIRECT_URL: direct })).toThrow(
+      /only with DATABASE_POOLER=transaction/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: direct }),
+    ).toThrow(/needs DATABASE_URL/);
+  });
+});

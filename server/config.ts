@@ -14,6 +14,12 @@ export type Config = {
   linkOrigins: string[];
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * Set when DATABASE_URL is a pooler in transaction mode (`DATABASE_POOLER=transaction`, e.g.
+   * PgBouncer's `pool_mode = transaction`): PostgreSQL itself, for the LISTEN connection and
+   * the migrations (DATABASE_DIRECT_URL). Undefined: DATABASE_URL is PostgreSQL.
+   */
+  databaseDirectUrl: string | undefined;
   /** PostgreSQL: each statement's time limit by request class (server/db/statement-timeout.ts). */
   statementTimeouts: StatementTimeouts;
   logLevel: string;
@@ -143,6 +149,30 @@ function throttleConfig(env: NodeJS.ProcessEnv): Config['auth'] {
   return auth;
 }
 
+/** DATABASE_POOLER and DATABASE_DIRECT_URL, refused unless they make sense together. */
+function databaseDirectUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const pooler = str(env.DATABASE_POOLER) ?? 'none';
+  const direct = str(env.DATABASE_DIRECT_URL);
+  if (pooler !== 'none' && pooler !== 'transaction') {
+    throw new Error(`DATABASE_POOLER must be none or transaction, got ${pooler}`);
+  }
+  if (pooler === 'none') {
+    if (direct !== undefined) {
+      throw new Error('DATABASE_DIRECT_URL is read only with DATABASE_POOLER=transaction');
+    }
+    return undefined;
+  }
+  if (str(env.DATABASE_URL) === undefined) {
+    throw new Error('DATABASE_POOLER=transaction needs DATABASE_URL (the pooler)');
+  }
+  if (direct === undefined) {
+    throw new Error(
+      'DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL (PostgreSQL itself, for LISTEN and migrations)',
+    );
+  }
+  return direct;
+}
+
 function paperConfig(env: NodeJS.ProcessEnv): Config['papers'] {
   const papers = {
     printsAtOnce: int(env.PAPER_PRINTS_AT_ONCE, 2),
@@ -175,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((v) => configuredOrigin('LINK_ORIGINS', v)),
     dataDir,
     databaseUrl: str(env.DATABASE_URL),
+    databaseDirectUrl: databaseDirectUrl(env),
     statementTimeouts: {
       examDayMs: int(env.STATEMENT_TIMEOUT_EXAM_DAY_MS, DEFAULT_STATEMENT_TIMEOUTS.examDayMs),
       requestMs: int(env.STATEMENT_TIMEOUT_REQUEST_MS, DEFAULT_STATEMENT_TIMEOUTS.requestMs),

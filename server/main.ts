@@ -3,7 +3,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig, retiredVariables } from './config.js';
 import { openDatabase, warmPool } from './db/client.js';
-import { migrate } from './db/migrate.js';
+import { migrate, poolerStatementTimeout } from './db/migrate.js';
 import { createStorage } from './lib/files/storage.js';
 import { createMailer } from './lib/mail/mailer.js';
 import { answerClusterScrapes, clusterRegistry, listenMetrics } from './lib/metrics.js';
@@ -46,10 +46,15 @@ async function main() {
     poolSize: poolSizePerWorker(workers),
     keepConnections: true,
     statementTimeoutMs: config.statementTimeouts.examDayMs,
+    ...(config.databaseDirectUrl === undefined ? {} : { directUrl: config.databaseDirectUrl }),
   });
-  await migrate(database);
-  // Every connection open and exam day's statements planned before the first request.
-  if (database.pool) await warmPool(database.pool, warmPlayerConnection);
+  await migrate(database, config.statementTimeouts.examDayMs);
+  // Every connection open and exam day's statements planned before the first request. Through
+  // a transaction pooler a statement is planned on whichever server connection takes it: there
+  // is nothing to plan ahead.
+  if (database.pool && database.directUrl === undefined) {
+    await warmPool(database.pool, warmPlayerConnection);
+  }
 
   const log = { info: (obj: object, msg?: string) => app.log.info(obj, msg) };
   const storage = createStorage(config);
@@ -81,6 +86,12 @@ async function main() {
   if (database.kind === 'pglite') {
     app.log.warn(
       'Running on the embedded database (PGlite): fine for trying Podium and small events; graded exams belong on PostgreSQL (set DATABASE_URL).',
+    );
+  }
+  const poolerLimit = await poolerStatementTimeout(database, config.statementTimeouts.examDayMs);
+  if (poolerLimit) {
+    app.log.warn(
+      `statements through the pooler run under statement_timeout ${poolerLimit}, not STATEMENT_TIMEOUT_EXAM_DAY_MS: its connections opened before the role's default changed (PgBouncer: RECONNECT), or it connects as another role (docs/OPERATIONS.md)`,
     );
   }
   const originProblem = originWarning(config);

@@ -36,12 +36,16 @@ async function adminQuery(url: string, text: string) {
 }
 
 /**
- * A fresh, migrated database on the PostgreSQL server of DATABASE_URL (else the local one),
+ * A fresh, migrated database on the PostgreSQL server of `server` (default DATABASE_URL's, else
+ * the local one),
  * refused unless commits are durable: a benchmark on `synchronous_commit = off` or
  * `fsync = off` would measure acknowledgements that a crash can take back.
  */
-export async function createBenchDatabase(prefix: string): Promise<BenchDatabase> {
-  const base = process.env.DATABASE_URL || DEFAULT_PG;
+export async function createBenchDatabase(
+  prefix: string,
+  server = process.env.DATABASE_URL || DEFAULT_PG,
+): Promise<BenchDatabase> {
+  const base = server;
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   await adminQuery(base, `create database ${name}`);
   const drop = () => adminQuery(base, `drop database if exists ${name} with (force)`);

@@ -8,6 +8,8 @@ export type Reply = {
   body: string;
   /** The network error's code when status is 0. */
   error?: string;
+  /** The Retry-After header of a refusal (5xx), as sent. */
+  retryAfter?: string;
 };
 
 type Pending = {
@@ -95,7 +97,12 @@ class Connection {
     this.current = undefined;
     clearTimeout(this.timer);
     this.buffer = this.buffer.subarray(consumed);
-    p.resolve({ status, body });
+    const retryAt = status >= 500 ? lower.indexOf('\r\nretry-after:') : -1;
+    if (retryAt >= 0) {
+      const lineEnd = lower.indexOf('\r\n', retryAt + 2);
+      const retryAfter = head.slice(retryAt + 14, lineEnd < 0 ? undefined : lineEnd).trim();
+      p.resolve({ status, body, retryAfter });
+    } else p.resolve({ status, body });
     if (lower.includes('\r\nconnection: close')) this.destroy();
     else this.onIdle(this);
   }

@@ -15,12 +15,16 @@ import {
   startCall,
   type VirtualStudent,
 } from '../exam-day-player.js';
-import { type HttpClient, isOk, type Reply } from './http.js';
+import { errorCodeOf, type HttpClient, isOk, type Reply } from './http.js';
 import { sleep } from './util.js';
 
 /** What the students of one exam have met: calls sent again, refused, in flight now. */
 export type Retrying = {
   retries: number;
+  /** The answers that were sent again, by status, error code and Retry-After. */
+  failed: Map<string, number>;
+  /** When each of them came (performance.now()). */
+  failedAt: number[];
   refused: Map<string, number>;
   inFlight: number;
   /** Answers acknowledged so far, and acknowledgements out of order. */
@@ -32,6 +36,8 @@ export type Retrying = {
 
 export const retryingState = (): Retrying => ({
   retries: 0,
+  failed: new Map(),
+  failedAt: [],
   refused: new Map(),
   inFlight: 0,
   acked: 0,
@@ -57,7 +63,11 @@ export async function untilAcknowledged(
       state.refused.set(kind, (state.refused.get(kind) ?? 0) + 1);
       return undefined;
     }
-    if (performance.now() > giveUpAt) return undefined;
+    const kind = `${reply.status} ${errorCodeOf(reply) ?? reply.error ?? ''}${reply.retryAfter === undefined ? '' : ` Retry-After: ${reply.retryAfter}`}`;
+    state.failed.set(kind, (state.failed.get(kind) ?? 0) + 1);
+    const now = performance.now();
+    state.failedAt.push(now);
+    if (now > giveUpAt) return undefined;
     state.retries += 1;
     // Exponential backoff with jitter, capped at 1 s, like the player's resend queue.
     const wait = Math.min(1000, 50 * 2 ** attempt);

@@ -20,6 +20,11 @@ export type Database = {
   kind: 'pg' | 'pglite';
   /** The PostgreSQL pool (absent on PGlite), for session-level locks. */
   pool?: pg.Pool;
+  /**
+   * Set when `pool` goes through a pooler in transaction mode (PgBouncer): PostgreSQL itself,
+   * for what needs a session of its own (LISTEN, the migration lock).
+   */
+  directUrl?: string;
   /** Runs plain SQL (migrations, health checks, test setup). */
   exec(sqlText: string): Promise<void>;
   close(): Promise<void>;
@@ -34,6 +39,11 @@ export type DatabaseOptions = {
   keepConnections?: boolean;
   /** PostgreSQL: every connection's own statement limit (statement-timeout.ts, `examDay`). */
   statementTimeoutMs?: number;
+  /**
+   * `databaseUrl` is a pooler in transaction mode and this is PostgreSQL itself
+   * (`DATABASE_DIRECT_URL`); absent: `databaseUrl` is PostgreSQL.
+   */
+  directUrl?: string;
 };
 
 /** The rows of a `db.execute` answer (node-postgres and PGlite both answer `{ rows }`). */
@@ -55,14 +65,19 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       // also bounds a wait for a free connection, far above exam day's (milliseconds).
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       statementTimeoutMs: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUTS.examDayMs,
+      transactionPooler: opts.directUrl !== undefined,
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // Nor one dropped while handed out (the database restarted under a transaction): pg-pool
+    // listens only to idle ones. The caller's statement fails, and the pool drops it on release.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
       kind: 'pg',
       pool,
+      ...(opts.directUrl === undefined ? {} : { directUrl: opts.directUrl }),
       exec: async (text) => {
         await pool.query(text);
       },

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { checkOutThroughPooler } from './transaction-pooler.js';
 
 /**
  * Every statement a request runs has a time limit (PostgreSQL's `statement_timeout`), by the
@@ -19,6 +20,10 @@ import pg from 'pg';
  * requests pays nothing after the first, and exam day's statements pay one `set` only on a
  * connection a list used last. A statement past its limit is cancelled by PostgreSQL
  * (SQLSTATE 57014) and the request answers 503 QUERY_TIMEOUT.
+ *
+ * Behind a pooler in transaction mode (`DATABASE_POOLER=transaction`) a connection is no session:
+ * the `examDay` limit is the role's default in the database (migrate.ts sets it), and any other
+ * is `SET LOCAL` in the statement's own transaction (transaction-pooler.ts).
  *
  * PGlite runs in this process on one thread and has no timer to cancel a statement with: there
  * a statement's cost is bounded before it runs instead (the filter's pattern limits,
@@ -52,16 +57,28 @@ type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: (
 /**
  * The pool: connections open with the `examDay` limit; one handed out inside
  * `withStatementTimeout` carries that limit, one handed out outside it the `examDay` one.
+ * With `transactionPooler`, the connections go to a pooler in transaction mode and each
+ * checkout is fitted to it instead (see the file comment).
  */
 export class BoundedPool extends pg.Pool {
   private readonly ownLimit: number;
+  private readonly transactionPooler: boolean;
   /** Each connection's limit when it is not the one it opened with. */
   private readonly limits = new WeakMap<pg.PoolClient, number>();
 
-  constructor(config: pg.PoolConfig & { statementTimeoutMs: number }) {
-    const { statementTimeoutMs, ...rest } = config;
-    super({ ...rest, statement_timeout: whole(statementTimeoutMs) });
+  constructor(config: pg.PoolConfig & { statementTimeoutMs: number; transactionPooler?: boolean }) {
+    const { statementTimeoutMs, transactionPooler = false, ...rest } = config;
+    // A pooler refuses start-up parameters it does not know (PgBouncer: "unsupported startup
+    // parameter"), and would not keep one for the next transaction anyway.
+    super(transactionPooler ? rest : { ...rest, statement_timeout: whole(statementTimeoutMs) });
     this.ownLimit = whole(statementTimeoutMs);
+    this.transactionPooler = transactionPooler;
+  }
+
+  /** The client as a transaction pooler needs it, for a caller under the limit `ms`. */
+  private throughPooler(client: pg.PoolClient, ms: number): pg.PoolClient {
+    checkOutThroughPooler(client, ms === this.ownLimit ? undefined : ms);
+    return client;
   }
 
   /** Gives the client the limit `ms` unless it has it already. */
@@ -82,6 +99,12 @@ export class BoundedPool extends pg.Pool {
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
     const ms = limitOfRequest.getStore() ?? this.ownLimit;
+    if (this.transactionPooler) {
+      if (!callback) return super.connect().then((client) => this.throughPooler(client, ms));
+      super.connect(((err: Error | undefined, client?: pg.PoolClient, done?: () => void) =>
+        callback(err, client && this.throughPooler(client, ms), done)) as never);
+      return undefined;
+    }
     const fits = (client: pg.PoolClient) => (this.limits.get(client) ?? this.ownLimit) === ms;
     if (!callback) {
       return super.connect().then((client) => (fits(client) ? client : this.limit(client, ms)));

@@ -30,7 +30,7 @@ const RECONNECT_MS = [500, 1_000, 2_000, 5_000, 10_000];
 
 type Log = { warn: (obj: object, msg?: string) => void };
 
-export function createNotices(database: Pick<Database, 'pool'>, log?: Log): Notices {
+export function createNotices(database: Pick<Database, 'pool' | 'directUrl'>, log?: Log): Notices {
   const local = new EventEmitter();
   local.setMaxListeners(0);
   const deliver = (topic: string, payload: Record<string, unknown>) => {
@@ -64,10 +64,18 @@ export function createNotices(database: Pick<Database, 'pool'>, log?: Log): Noti
   let closed = false;
   let failures = 0;
 
+  // Behind a transaction pooler, LISTEN goes to PostgreSQL itself: a pooler hands the session
+  // to others after each statement and would not deliver. NOTIFY needs no session and is sent
+  // through the pool.
+  const listenTo: pg.ClientConfig | undefined =
+    database.directUrl === undefined
+      ? pool?.options
+      : { connectionString: database.directUrl, connectionTimeoutMillis: 15_000 };
+
   /** One connection per process LISTENs, opened with the first subscriber, reopened if lost. */
   function listen(): Promise<void> {
     if (listener || connecting || closed) return connecting ?? Promise.resolve();
-    const client = new pg.Client(pool?.options);
+    const client = new pg.Client(listenTo);
     connecting = (async () => {
       try {
         client.on('notification', (message) => {

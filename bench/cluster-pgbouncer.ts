@@ -1,0 +1,345 @@
+// `npm run test:cluster` (after bench/cluster-check.ts), or alone:
+// `node --import tsx bench/cluster-pgbouncer.ts [--students 150 --seed n]`. Podium behind
+// PgBouncer in transaction mode, and the database restarted under exam-day load. The test
+// starts a PostgreSQL of its own (Debian's binaries, a scratch directory, a free port: the
+// machine's server is never touched) and PgBouncer in front of it with a small pool; two
+// instances reach PostgreSQL through PgBouncer (DATABASE_POOLER=transaction, LISTEN and
+// migrations on DATABASE_DIRECT_URL) behind HAProxy. Students answer through the proxy,
+// retrying as the player does, while PostgreSQL is restarted (`pg_ctl restart -m fast`).
+// Checked: every acknowledged answer stored, what was refused meanwhile was 503 with
+// Retry-After, both instances still the same processes and ready again by themselves, a notice
+// sent from one instance reaches a player on the other before and after the restart, and the
+// role's statement limit is what statements through the pooler run under. The gap and the
+// refusals are printed (bench/README.md keeps the figures).
+
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { makeUser } from '../server/db/factories.js';
+import { DEFAULT_STATEMENT_TIMEOUTS } from '../server/db/statement-timeout.js';
+import { startS3 } from '../server/test/s3.js';
+import { startHaproxy } from './cluster-check.js';
+import { PLAYER, reconcile, virtualStudent } from './exam-day-player.js';
+import { seedExam } from './exam-day-seed.js';
+import { createBenchDatabase } from './harness/database.js';
+import { HttpClient, openEventStream } from './harness/http.js';
+import { startOwnPostgres, startPgbouncer } from './harness/own-postgres.js';
+import { freePort, type ServerProcess, startServer } from './harness/processes.js';
+import { retryingState, takeExam } from './harness/retrying-exam.js';
+import { ROOT, rng, sleep } from './harness/util.js';
+
+export type PgbouncerOptions = { students: number; thinkMs: number; seed: number };
+
+export const PGBOUNCER_DEFAULTS: PgbouncerOptions = {
+  students: 150,
+  thinkMs: 300,
+  seed: Date.now() % 1_000_000,
+};
+
+/** PgBouncer's server connections for both instances together (each instance pools 20). */
+const SERVER_POOL = 6;
+const PASSWORD = 'Cluster-check-2026!';
+
+export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {}) {
+  const opts = { ...PGBOUNCER_DEFAULTS, ...options };
+  const failures: string[] = [];
+  let passed = 0;
+  const expect = (ok: boolean, what: string) => {
+    if (ok) passed += 1;
+    else failures.push(what);
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  };
+  const r = rng(opts.seed);
+  const t0 = performance.now();
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'podium-pgbouncer-'));
+  const postgres = await startOwnPostgres();
+  const instances: ServerProcess[] = [];
+  let stopBouncer: (() => Promise<void>) | undefined;
+  let proxy: Awaited<ReturnType<typeof startHaproxy>> | undefined;
+  let client: HttpClient | undefined;
+  const s3 = await startS3('podium-pgbouncer');
+  const db = await createBenchDatabase('podium_pgbouncer', postgres.url);
+  try {
+    const pool = db.database.pool;
+    if (!pool) throw new Error('PostgreSQL database without a pool');
+    const bouncer = await startPgbouncer(
+      postgres,
+      SERVER_POOL,
+      path.join(scratch, 'pgbouncer.log'),
+    );
+    stopBouncer = bouncer.stop;
+    const seeded = await seedExam(db.database.db, {
+      students: opts.students,
+      items: 20,
+      durationMinutes: 60,
+    });
+    const admin = await makeUser(db.database.db, { type: 'admin', password: PASSWORD });
+    const ports = [await freePort(), await freePort()];
+    const start = (i: number) =>
+      startServer({
+        script: 'server/main.ts',
+        port: ports[i],
+        env: {
+          DATABASE_URL: bouncer.url(db.name),
+          DATABASE_POOLER: 'transaction',
+          DATABASE_DIRECT_URL: db.url,
+          WORKERS: '1',
+          LOG_LEVEL: 'warn',
+          DATA_DIR: path.join(scratch, `instance-${i + 1}`),
+          WEB_DIST: path.join(scratch, 'no-web'),
+          PUBLIC_ORIGIN: 'http://podium.cluster',
+          TRUST_PROXY: 'true',
+          SWEEP_INTERVAL_SECONDS: '1',
+          ...(s3.env() as Record<string, string>),
+        },
+        logFile: path.join(scratch, `instance-${i + 1}.log`),
+        readyPath: '/api/v1/health/ready',
+      });
+    instances[0] = await start(0);
+    instances[1] = await start(1);
+    const pids = instances.map((i) => i.pid);
+    proxy = await startHaproxy(scratch, await freePort(), ports);
+    console.log(
+      `pgbouncer check (seed ${opts.seed}): ${opts.students} students; two instances through PgBouncer (transaction mode, ${SERVER_POOL} server connections) behind HAProxy`,
+    );
+    const direct = (i: number) => `http://127.0.0.1:${ports[i]}`;
+
+    // Statements through the pooler run under the exam-day limit, the role's default that the
+    // instances set on the direct connection (no start-up parameter reaches PostgreSQL).
+    const through = new pg.Client({ connectionString: bouncer.url(db.name) });
+    await through.connect();
+    const limit = (
+      await through.query<{ setting: string }>(
+        `select setting from pg_settings where name = 'statement_timeout'`,
+      )
+    ).rows[0]?.setting;
+    await through.end();
+    expect(
+      limit === String(DEFAULT_STATEMENT_TIMEOUTS.examDayMs),
+      `statements through PgBouncer run under the exam-day limit (statement_timeout ${limit} ms)`,
+    );
+
+    const signIn = await fetch(`${proxy.base}/api/v1/auth-service/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: admin.email, password: PASSWORD }),
+    });
+    const token = signIn.status === 200 ? ((await signIn.json()) as { token: string }).token : '';
+    // A list (the `request` limit, SET LOCAL through the pooler) on both instances.
+    const lists = await Promise.all(
+      [0, 1].map((i) =>
+        fetch(`${direct(i)}/api/v1/exam-mgmt/exams`, {
+          headers: { authorization: `Bearer ${token}` },
+        }).then((res) => res.status),
+      ),
+    );
+    expect(
+      token !== '' && lists.every((s) => s === 200),
+      `an admin signed in through the proxy; lists answer on both instances (${lists.join(', ')})`,
+    );
+
+    const c = new HttpClient(proxy.base, 128);
+    client = c;
+    const testId = seeded.testId;
+    const students = seeded.students.map(virtualStudent);
+    const state = retryingState();
+    let answering = true;
+    const examDone = Promise.all(
+      students.map((s) =>
+        takeExam(c, s, testId, {
+          state,
+          r,
+          patienceMs: 90_000,
+          thinkMs: opts.thinkMs,
+          arrivalMs: 1000,
+          keepAnswering: (k) => answering && k < 500,
+        }),
+      ),
+    );
+    const answersSoFar = async (n: number) => {
+      while (state.acked < n) await sleep(20);
+    };
+
+    /**
+     * Staff give student `s` a minute on instance 1; the student's event stream on instance 2
+     * hears of it (LISTEN on the direct connection, NOTIFY through the pooler). Sent again
+     * every 2 s for up to `ms`: after a restart the listener reconnects with a backoff.
+     */
+    const noticeCrosses = async (s: (typeof students)[number], ms: number) => {
+      const stream = openEventStream(direct(1), `${PLAYER}/${testId}/events`, s.headers);
+      try {
+        if ((await stream.opened).status !== 200) return false;
+        const deadline = Date.now() + ms;
+        while (stream.events() < 1 && Date.now() < deadline) await sleep(20);
+        while (Date.now() < deadline) {
+          const before = stream.events();
+          const given = await fetch(
+            `${direct(0)}/api/v1/test-player/tests/${testId}/students/${s.id}/extra-time`,
+            {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ minutes: 1, reason: 'Verificare între instanțe' }),
+            },
+          );
+          if (given.status !== 200)
+            console.log(`extra time: ${given.status} ${await given.text()}`);
+          for (let i = 0; i < 100 && stream.events() === before; i++) await sleep(20);
+          if (stream.events() > before) return true;
+        }
+        return false;
+      } finally {
+        stream.close();
+      }
+    };
+
+    await answersSoFar(opts.students * 3);
+    const [first, second] = students.filter((s) => s.started);
+    expect(
+      first !== undefined && (await noticeCrosses(first, 10_000)),
+      'a notice from one instance reaches a player on the other',
+    );
+
+    // Readiness of each instance, every 100 ms, until the end of the exam.
+    const notReady = [0, 1].map(() => ({ from: 0, to: 0, count: 0 }));
+    let probing = true;
+    const probes = [0, 1].map(async (i) => {
+      const probe = new HttpClient(direct(i), 1);
+      while (probing) {
+        const res = await probe.request('GET', '/api/v1/health/ready', {}, undefined, 2_000);
+        const seen = notReady[i];
+        if (res.status !== 200 && seen) {
+          const now = performance.now();
+          if (seen.count === 0) seen.from = now;
+          seen.to = now;
+          seen.count += 1;
+        }
+        await sleep(100);
+      }
+      probe.close();
+    });
+
+    await answersSoFar(state.acked + opts.students * 2);
+    const ackedBefore = state.acked;
+    console.log(`restarting PostgreSQL (pg_ctl restart -m fast) after ${ackedBefore} answers`);
+    const restartAt = performance.now();
+    const restartMs = await postgres.restart();
+    // Back when an answer is acknowledged again through the proxy after the restart.
+    const afterRestart = state.acked;
+    await answersSoFar(afterRestart + 1);
+    const backMs = performance.now() - restartAt;
+    await answersSoFar(state.acked + opts.students * 2);
+    expect(
+      second !== undefined && (await noticeCrosses(second, 20_000)),
+      'after the restart, a notice from one instance still reaches a player on the other',
+    );
+    answering = false;
+    await examDone;
+    probing = false;
+    await Promise.all(probes);
+
+    const reconciliation = await reconcile(pool, testId, students);
+    expect(
+      reconciliation.lost === 0 &&
+        reconciliation.wrongValue === 0 &&
+        reconciliation.acknowledged === reconciliation.stored,
+      `every acknowledged answer stored (${reconciliation.acknowledged} acknowledged, ${reconciliation.stored} stored, ${reconciliation.lost} lost, ${reconciliation.wrongValue} wrong)`,
+    );
+    expect(state.ackAnomalies === 0, `no acknowledgement out of order (${state.ackAnomalies})`);
+    expect(
+      state.refused.size === 0,
+      `no call refused (${JSON.stringify(Object.fromEntries(state.refused))})`,
+    );
+    expect(
+      state.completed === opts.students,
+      `${state.completed} of ${opts.students} students finished`,
+    );
+    const failed = Object.fromEntries(state.failed);
+    // What a student's device met while the database was away: 503 with Retry-After, or (a
+    // request the proxy could not hand on) no answer at all. Never a 500.
+    const unexpected = [...state.failed.keys()].filter(
+      (k) => !/^503 DATABASE_UNAVAILABLE Retry-After: \d+$/.test(k) && !k.startsWith('0 '),
+    );
+    expect(
+      unexpected.length === 0,
+      `calls sent again were refused as 503 with Retry-After (${JSON.stringify(failed)})`,
+    );
+    const alive = await Promise.all(
+      instances.map((i) => Promise.race([i.exited.then(() => false), sleep(50).then(() => true)])),
+    );
+    expect(
+      alive.every(Boolean) && instances.every((i, n) => i.pid === pids[n]),
+      'both instances lived through the restart as the same processes',
+    );
+    const ready = await Promise.all(
+      [0, 1].map((i) => fetch(`${direct(i)}/api/v1/health/ready`).then((res) => res.status)),
+    );
+    expect(
+      ready.every((s) => s === 200),
+      `both instances ready again (${ready.join(', ')})`,
+    );
+
+    const gap = (n: number) => (n / 1000).toFixed(1);
+    const retried = [...state.failed.values()].reduce((a, b) => a + b, 0);
+    const since = state.failedAt.map((t) => t - restartAt);
+    const before = since.filter((t) => t < 0).length;
+    const last = Math.max(0, ...since);
+    console.log(
+      `restart: pg_ctl restart ${gap(restartMs)} s; first answer acknowledged again ${gap(backMs)} s after it began; ${retried} calls refused (${JSON.stringify(failed)}), ${before} before the restart, the last ${gap(last)} s after it began; readiness probes not ready: ${notReady
+        .map((n, i) => `instance ${i + 1} ${n.count} over ${gap(n.to - n.from)} s`)
+        .join(', ')}; ${state.acked} answers acknowledged, ${state.retries} calls sent again`,
+    );
+
+    const ok = failures.length === 0;
+    const seconds = (performance.now() - t0) / 1000;
+    console.log(`${ok ? 'PASSED' : 'FAILED'} in ${seconds.toFixed(1)} s (seed ${opts.seed})`);
+    if (!ok) {
+      console.log(`failed: ${failures.join('; ')}`);
+      console.log(`logs kept in ${scratch}`);
+      for (const f of ['pgbouncer.log', 'instance-1.log', 'instance-2.log']) {
+        const tail = readFileSync(path.join(scratch, f), 'utf8').split('\n').slice(-15);
+        console.log(`--- ${f}\n${tail.join('\n')}`);
+      }
+    }
+    return { ok, passed, failures };
+  } finally {
+    client?.close();
+    proxy?.stop();
+    for (const i of instances) await i?.kill9();
+    await stopBouncer?.().catch(() => {});
+    await s3.close();
+    await db.database.close().catch(() => {});
+    await postgres.stop();
+    if (failures.length === 0) await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+export async function pgbouncerCli(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      students: { type: 'string' },
+      'think-ms': { type: 'string' },
+      seed: { type: 'string' },
+    },
+  });
+  const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
+  const d = PGBOUNCER_DEFAULTS;
+  const result = await runPgbouncerCheck({
+    students: num(values.students, d.students),
+    thinkMs: num(values['think-ms'], d.thinkMs),
+    seed: num(values.seed, d.seed),
+  });
+  console.log(`${result.passed} passed, ${result.failures.length} failed`);
+  return result.ok ? 0 : 1;
+}
+
+if (
+  process.argv[1] &&
+  path.resolve(process.argv[1]) === path.join(ROOT, 'bench', 'cluster-pgbouncer.ts')
+) {
+  process.exit(await pgbouncerCli(process.argv.slice(2)));
+}
