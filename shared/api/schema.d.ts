@@ -1920,7 +1920,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The answer as response_{answerId}.zip
+         * The answer as response_{code}.zip
          * @description Every page in order, named page-01.png, … (no names).
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
@@ -2230,7 +2230,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The answer as response_{answerId}.zip
+         * The answer as response_{code}.zip
          * @description Every page in order, named page-01.png, … (no names).
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).

@@ -126,7 +126,13 @@ export function appeals(ctx: ReviewsContext) {
     async getAppeal(actor: Actor, ids: PhaseIds, reviewId: string): Promise<AppealDetail> {
       const scope = await ctx.requireScope(actor, ids);
       const { row, view } = await ctx.requireAppealView(db, scope, reviewId);
-      const material = await read.material(row.itemId, row.answerId, Number(row.maxScore));
+      const material = await read.material(
+        scope,
+        view.myRole,
+        row.itemId,
+        row.answerId,
+        Number(row.maxScore),
+      );
       const answer = row.answerId ? await repo.findAnswerById(db, row.answerId) : undefined;
       const submitted = answer?.submittedAnswer;
       return {
@@ -219,8 +225,8 @@ export function appeals(ctx: ReviewsContext) {
 
     async appealFile(actor: Actor, ids: PhaseIds, reviewId: string, fileId: string) {
       const scope = await ctx.requireScope(actor, ids);
-      const { row } = await ctx.requireAppealView(db, scope, reviewId);
-      return read.file(row.itemId, row.answerId, fileId);
+      const { row, view } = await ctx.requireAppealView(db, scope, reviewId);
+      return read.file(scope, view.myRole, row.itemId, row.answerId, fileId);
     },
   };
 }

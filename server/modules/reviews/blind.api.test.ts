@@ -1,8 +1,20 @@
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContestationEntry, ReviewEntry } from '../../../shared/schemas/reviews.js';
-import { mailOutbox, reviewAppeals, reviewEntries, reviewMarks, users } from '../../db/schema.js';
+import type {
+  AppealDetail,
+  ContestationEntry,
+  ReviewDetail,
+  ReviewEntry,
+} from '../../../shared/schemas/reviews.js';
+import {
+  answers,
+  mailOutbox,
+  reviewAppeals,
+  reviewEntries,
+  reviewMarks,
+  users,
+} from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { fixedClock, type Signed } from '../../test/competition.js';
 import { reviewWorld } from './reviews.fixtures.js';
@@ -374,5 +386,72 @@ describe('the trail a marker reads', () => {
     expect(trail.every((e) => e.by === 'me' || e.by === 'system')).toBe(true);
     const listed = ok<ReviewEntry[]>(await list(`${base()}/reviews`, r));
     expect(JSON.stringify(listed)).not.toContain(w.ana.id);
+  });
+});
+
+/** The millisecond a UUIDv7 was made at; undefined for any other version. */
+const v7Time = (id: string) =>
+  id[14] === '7' ? Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16) : undefined;
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+describe('the ids a marker is shown', () => {
+  it('tell nothing of when the pages came, and still open them', async () => {
+    const hybridAnswers = await t.database.db
+      .select()
+      .from(answers)
+      .where(eq(answers.testId, w.hybridTest.id));
+    const fileIds = hybridAnswers.flatMap((a) => a.fileIds);
+    const realIds = [...hybridAnswers.map((a) => a.id), ...fileIds];
+    const uploadTimes = new Set(realIds.map((id) => v7Time(id)));
+    expect(uploadTimes.has(undefined)).toBe(false);
+
+    const { row, reviewers } = await entryOf(w.carmen.id);
+    const r = signedOf(reviewers[0] ?? '');
+    const [appeal] = await t.database.db
+      .select()
+      .from(reviewAppeals)
+      .where(eq(reviewAppeals.entryId, row.id));
+    if (!appeal) throw new Error('no appeal');
+    const [remarker] = await t.database.db
+      .select()
+      .from(reviewMarks)
+      .where(eq(reviewMarks.parentId, appeal.id));
+    const rr = signedOf(remarker?.reviewerId ?? '');
+    const detail = ok<ReviewDetail>(await w.call('GET', `${base()}/reviews/${row.id}`, r.headers));
+    const appealDetail = ok<AppealDetail>(
+      await w.call('GET', `${base()}/appeals/${appeal.id}`, rr.headers),
+    );
+    const zip = await w.call('GET', `${base()}/reviews/${row.id}/answer`, r.headers);
+    const payloads = [
+      (await list(`${base()}/reviews`, r)).body,
+      (await list(`${base()}/appeals`, rr)).body,
+      JSON.stringify(detail),
+      JSON.stringify(appealDetail),
+      (await w.call('GET', `${base()}/reviews/${row.id}/history`, r.headers)).body,
+      (await w.call('GET', `${base()}/appeals/${appeal.id}/history`, rr.headers)).body,
+      String(zip.headers['content-disposition']),
+    ].join('\n');
+    const shown = payloads.match(UUIDS) ?? [];
+    expect(shown.length).toBeGreaterThan(0);
+    for (const id of shown) {
+      expect(realIds).not.toContain(id);
+      expect(uploadTimes.has(v7Time(id))).toBe(false);
+    }
+    // The entry and its appeal show the answer by the same stand-in.
+    expect(appealDetail.entry.answerId).toBe(detail.entry.answerId);
+
+    // The page opens by the id shown, and by no other.
+    const [page] = detail.answer.pages;
+    const url = (id: string) => `${base()}/reviews/${row.id}/files/${id}`;
+    expect((await w.call('GET', url(page?._id ?? ''), r.headers)).statusCode).toBe(200);
+    const realPage = hybridAnswers.find((a) => a.id === row.answerId)?.fileIds[0] ?? '';
+    expect((await w.call('GET', url(realPage), r.headers)).statusCode).toBe(404);
+
+    // Staff, who see the student, keep the ids themselves.
+    const staffView = ok<ReviewDetail>(
+      await w.call('GET', `${base()}/reviews/${row.id}`, w.examAdmin.headers),
+    );
+    expect(staffView.entry.answerId).toBe(row.answerId);
+    expect(staffView.answer.pages.map((p) => p._id)).toEqual([realPage]);
   });
 });

@@ -99,7 +99,13 @@ export function marking(ctx: ReviewsContext) {
       const { row, view } = await ctx.requireEntryView(db, scope, reviewId);
       return {
         entry: view,
-        ...(await read.material(row.itemId, row.answerId, view.reviewInfo.maxScore)),
+        ...(await read.material(
+          scope,
+          view.myRole,
+          row.itemId,
+          row.answerId,
+          view.reviewInfo.maxScore,
+        )),
       };
     },
 
@@ -133,8 +139,8 @@ export function marking(ctx: ReviewsContext) {
 
     async reviewFile(actor: Actor, ids: PhaseIds, reviewId: string, fileId: string) {
       const scope = await ctx.requireScope(actor, ids);
-      const { row } = await ctx.requireEntryView(db, scope, reviewId);
-      return read.file(row.itemId, row.answerId, fileId);
+      const { row, view } = await ctx.requireEntryView(db, scope, reviewId);
+      return read.file(scope, view.myRole, row.itemId, row.answerId, fileId);
     },
   };
 }
