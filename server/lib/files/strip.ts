@@ -14,6 +14,13 @@ import sharp from 'sharp';
 // GPS, PNG text chunks, a PDF's Info and XMP). Images are decoded and written again by libvips,
 // which keeps the pixels and none of the rest; PDFs are rewritten by pdf-lib from their objects.
 
+/**
+ * What the stripping below removes, as a number stored with each page it cleaned
+ * (`files.stripped_version`): a page stored by an earlier version, or before stripping
+ * existed, is cleaned again when it is served (`cleanForServing`).
+ */
+export const STRIP_VERSION = 1;
+
 /** JPEG pages are encoded again once: high quality, plain libjpeg, the photo's own chroma. */
 const JPEG_QUALITY = 92;
 
@@ -107,4 +114,18 @@ export async function stripMetadata(data: Buffer, mime: string): Promise<Buffer 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Stored bytes fit to hand out: as stored when they went through this version's stripping
+ * (so a JPEG is not encoded a second time), else stripped now; undefined when the library
+ * cannot read them, which the caller must not serve as they are.
+ */
+export async function cleanForServing(
+  data: Buffer,
+  mime: string,
+  strippedVersion: number | null,
+): Promise<Buffer | undefined> {
+  if (strippedVersion !== null && strippedVersion >= STRIP_VERSION) return data;
+  return stripMetadata(data, mime);
 }

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   AppealDetail,
@@ -9,12 +10,14 @@ import type {
 } from '../../../shared/schemas/reviews.js';
 import {
   answers,
+  files,
   mailOutbox,
   reviewAppeals,
   reviewEntries,
   reviewMarks,
   users,
 } from '../../db/schema.js';
+import { createStorage } from '../../lib/files/storage.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { fixedClock, type Signed } from '../../test/competition.js';
 import { reviewWorld } from './reviews.fixtures.js';
@@ -453,5 +456,48 @@ describe('the ids a marker is shown', () => {
     );
     expect(staffView.entry.answerId).toBe(row.answerId);
     expect(staffView.answer.pages.map((p) => p._id)).toEqual([realPage]);
+  });
+});
+
+describe('a page stored before stripping existed', () => {
+  it('reaches a marker without its metadata, alone and in the zip', async () => {
+    const artist = 'Ana Popescu, Str. Lunga 5';
+    const tagged = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 10, b: 10 } },
+    })
+      .jpeg()
+      .withExif({ IFD0: { Artist: artist } })
+      .toBuffer();
+    expect(tagged.includes(artist)).toBe(true);
+    // Stored raw, as uploads did before: the row says nothing went through the stripping.
+    const { row, reviewers } = await entryOf(w.bogdan.id);
+    const [answer] = await t.database.db.select().from(answers).where(eq(answers.id, row.answerId));
+    const [file] = await t.database.db
+      .select()
+      .from(files)
+      .where(eq(files.id, answer?.fileIds[0] ?? ''));
+    if (!file) throw new Error('no page');
+    await createStorage(t.config).put(file.storageKey, tagged, 'image/jpeg');
+    await t.database.db
+      .update(files)
+      .set({ mime: 'image/jpeg', size: tagged.length, strippedVersion: null })
+      .where(eq(files.id, file.id));
+
+    const r = signedOf(reviewers[0] ?? '');
+    const detail = ok<ReviewDetail>(await w.call('GET', `${base()}/reviews/${row.id}`, r.headers));
+    const page = await w.call(
+      'GET',
+      `${base()}/reviews/${row.id}/files/${detail.answer.pages[0]?._id}`,
+      r.headers,
+    );
+    expect(page.statusCode).toBe(200);
+    expect(page.rawPayload.includes(artist)).toBe(false);
+    const meta = await sharp(page.rawPayload).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 8, height: 8 });
+    expect(meta.exif).toBeUndefined();
+    const zip = await w.call('GET', `${base()}/reviews/${row.id}/answer`, r.headers);
+    expect(zip.statusCode).toBe(200);
+    expect(zip.rawPayload.includes(artist)).toBe(false);
+    expect(zipHeaders(zip.rawPayload).map((h) => h.name)).toContain('page-01.jpg');
   });
 });

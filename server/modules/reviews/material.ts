@@ -2,6 +2,7 @@ import type { HistoryEvent, MarkerRole, Rubric } from '../../../shared/schemas/r
 import { STATEMENT_FILE_PREFIX } from '../../../shared/statement.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
+import { cleanForServing } from '../../lib/files/strip.js';
 import { buildZip } from '../../lib/files/zip.js';
 import { MASKED, type ReviewsContext, type Scope } from './context.js';
 import * as repo from './reviews.repo.js';
@@ -54,6 +55,19 @@ const asAudit = (rows: Awaited<ReturnType<typeof repo.findHistory>>): AuditRow[]
 
 export function markingMaterial(ctx: ReviewsContext) {
   const { db, storage } = ctx;
+  /**
+   * A page's bytes without metadata, however old the page (strip.ts). One the library cannot
+   * read is not served at all: its bytes might name the student.
+   */
+  const pageBytes = async (f: {
+    storageKey: string;
+    mime: string;
+    strippedVersion: number | null;
+  }) => {
+    const clean = await cleanForServing(await storage.get(f.storageKey), f.mime, f.strippedVersion);
+    if (!clean) throw notFound('file');
+    return clean;
+  };
   /** The id a page is shown by: its own to staff, a stand-in to markers (context.ts). */
   const pageIdFor = (scope: Scope, role: MarkerRole, fileId: string) =>
     role === 'staff' ? fileId : scope.maskId(MASKED.page, fileId);
@@ -123,7 +137,7 @@ export function markingMaterial(ctx: ReviewsContext) {
         if (!f) continue;
         entries.push({
           name: pageName(i, f.mime),
-          data: await storage.get(f.storageKey),
+          data: await pageBytes(f),
           modifiedAt: NEUTRAL_ZIP_DATE,
         });
       }
@@ -160,7 +174,7 @@ export function markingMaterial(ctx: ReviewsContext) {
       return {
         name: pageIndex >= 0 ? pageName(pageIndex, f.mime) : `image${extensionOf(f.mime)}`,
         mime: f.mime,
-        data: await storage.get(f.storageKey),
+        data: pageIndex >= 0 ? await pageBytes(f) : await storage.get(f.storageKey),
       };
     },
 
