@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   AppealDetail,
   ContestationEntry,
+  MarkerPhase,
   ReviewDetail,
   ReviewEntry,
 } from '../../../shared/schemas/reviews.js';
@@ -68,6 +69,23 @@ const signedOf = (id: string) => {
 /** The student's coordinating teacher, as when they change it during the marking. */
 const setCoordinator = (studentId: string, teacherId: string) =>
   t.database.db.update(users).set({ teacherRef: teacherId }).where(eq(users.id, studentId));
+
+/**
+ * The mediations waiting for someone in the hybrid phase, as each place shows them: the
+ * NEEDS_MEDIATION_ITEMS list, its count, and the badge of My phases.
+ */
+async function mediationsOf(who: Signed, kind: 'reviews' | 'appeals') {
+  const type = 'NEEDS_MEDIATION_ITEMS';
+  const listed = ok<unknown[]>(await list(`${base()}/${kind}`, who, { type, limit: 100 })).length;
+  const where = encodeURIComponent(JSON.stringify({ type }));
+  const counted = ok<{ count: number }>(
+    await w.call('GET', `${base()}/${kind}/count?where=${where}`, who.headers),
+  ).count;
+  const phases = ok<MarkerPhase[]>(await w.call('GET', '/test-review/my-phases', who.headers));
+  const open = phases.find((p) => p.phaseId === w.hybrid.id)?.open;
+  const badge = (kind === 'reviews' ? open?.mediations : open?.appealMediations) ?? 0;
+  return { listed, counted, badge };
+}
 
 const entryOf = async (studentId: string) => {
   const [row] = await t.database.db
@@ -266,6 +284,11 @@ describe('an appeal whose re-marks differ too much', () => {
     const entryUrl = `${base()}/reviews/${row.id}`;
     ok(await w.call('PUT', entryUrl, signedOf(reviewers[0] ?? '').headers, { reviewerScore: 2 }));
     ok(await w.call('PUT', entryUrl, signedOf(reviewers[1] ?? '').headers, { reviewerScore: 8 }));
+    // While the mediator coordinates Carmen, the entry is not theirs: no list, count or badge has it.
+    await setCoordinator(w.carmen.id, w.mediator.id);
+    expect(await mediationsOf(w.mediator, 'reviews')).toEqual({ listed: 0, counted: 0, badge: 0 });
+    await setCoordinator(w.carmen.id, w.otherTeacher.id);
+    expect(await mediationsOf(w.mediator, 'reviews')).toEqual({ listed: 1, counted: 1, badge: 1 });
     ok(await w.call('PUT', `${entryUrl}/mediations`, w.mediator.headers, { reviewerScore: 5 }));
 
     await w.setPhase(w.hybrid.id, {
@@ -306,6 +329,7 @@ describe('an appeal whose re-marks differ too much', () => {
       await list(`${base()}/appeals`, w.mediator, { type: 'NEEDS_MEDIATION_ITEMS' }),
     );
     expect(waiting.some((a) => a._id === appeal.id && a.canMediate)).toBe(false);
+    expect(await mediationsOf(w.mediator, 'appeals')).toEqual({ listed: 0, counted: 0, badge: 0 });
 
     // The exam's admins decide it; staff who do not manage the exam do not.
     const adminView = ok<ContestationEntry[]>(

@@ -91,3 +91,24 @@ export function decides(d: Deciding | undefined, viewer: Viewer): boolean {
   if (!d || d.earlierHands.has(viewer.id) || d.conflicted.has(viewer.id)) return false;
   return d.mediatorId === viewer.id || (d.byAdmins && viewer.manage);
 }
+
+/**
+ * The lists that show a marker only what waits for their decision: they hold a row when the
+ * rules above let the viewer decide it (staff, who oversee the phase, see every row).
+ */
+const DECIDING_LISTS = new Set(['MEDIATION_ITEMS', 'NEEDS_MEDIATION_ITEMS']);
+export const listedByDeciding = (type: string, viewer: Viewer) =>
+  !viewer.whole && DECIDING_LISTS.has(type);
+
+/**
+ * Of the rows a viewer may be asked to decide, those the rules let them decide: what their
+ * lists, counts and open work hold, by the same rule as the writes.
+ */
+export async function decidableBy<R extends Decided>(
+  tx: Db,
+  rows: readonly R[],
+  viewer: Viewer,
+): Promise<R[]> {
+  const deciding = await decidingOf(tx, rows, [viewer.id]);
+  return rows.filter((r) => decides(deciding.get(r.id), viewer));
+}
