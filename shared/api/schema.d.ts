@@ -21584,7 +21584,8 @@ export interface operations {
                      *           "finalScore": 1,
                      *           "outcome": "changed",
                      *           "decisionNote": "text",
-                     *           "resolvedAt": "text"
+                     *           "resolvedAt": "text",
+                     *           "waitsForMarkers": true
                      *         },
                      *         "reviewerScore": 1,
                      *         "myRole": "reviewer",
@@ -21622,6 +21623,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "needs_mediation" | "resolved";
                             thresholdPoints: number;
+                            waitsForMarkers: boolean;
                         };
                         appeals: {
                             _id: string;
@@ -21816,7 +21818,8 @@ export interface operations {
                      *           "finalScore": 1,
                      *           "outcome": "changed",
                      *           "decisionNote": "text",
-                     *           "resolvedAt": "text"
+                     *           "resolvedAt": "text",
+                     *           "waitsForMarkers": true
                      *         },
                      *         "reviewerScore": 1,
                      *         "myRole": "reviewer",
@@ -21903,6 +21906,7 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "pending" | "needs_mediation" | "resolved";
                                 thresholdPoints: number;
+                                waitsForMarkers: boolean;
                             };
                             appeals: {
                                 _id: string;
@@ -22135,7 +22139,8 @@ export interface operations {
                      *         "finalScore": 1,
                      *         "outcome": "changed",
                      *         "decisionNote": "text",
-                     *         "resolvedAt": "text"
+                     *         "resolvedAt": "text",
+                     *         "waitsForMarkers": true
                      *       },
                      *       "reviewerScore": 1,
                      *       "myRole": "reviewer",
@@ -22172,6 +22177,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "needs_mediation" | "resolved";
                             thresholdPoints: number;
+                            waitsForMarkers: boolean;
                         };
                         appeals: {
                             _id: string;
@@ -22564,7 +22570,8 @@ export interface operations {
                      *         "finalScore": 1,
                      *         "outcome": "changed",
                      *         "decisionNote": "text",
-                     *         "resolvedAt": "text"
+                     *         "resolvedAt": "text",
+                     *         "waitsForMarkers": true
                      *       },
                      *       "reviewerScore": 1,
                      *       "myRole": "reviewer",
@@ -22601,6 +22608,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "needs_mediation" | "resolved";
                             thresholdPoints: number;
+                            waitsForMarkers: boolean;
                         };
                         appeals: {
                             _id: string;
@@ -23155,7 +23163,8 @@ export interface operations {
                      *         "finalScore": 1,
                      *         "outcome": "changed",
                      *         "decisionNote": "text",
-                     *         "resolvedAt": "text"
+                     *         "resolvedAt": "text",
+                     *         "waitsForMarkers": true
                      *       },
                      *       "reviewerScore": 1,
                      *       "myRole": "reviewer",
@@ -23192,6 +23201,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "needs_mediation" | "resolved";
                             thresholdPoints: number;
+                            waitsForMarkers: boolean;
                         };
                         appeals: {
                             _id: string;

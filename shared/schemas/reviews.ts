@@ -494,6 +494,12 @@ export const appealInfoSchema = z.object({
   outcome: z.enum(APPEAL_OUTCOMES).nullable(),
   decisionNote: z.string().nullable(),
   resolvedAt: z.string().nullable(),
+  /**
+   * Fewer than two teachers of the question are free to re-mark it (they marked or mediated
+   * the answer, or coordinate the student): the exam's admins decide it through
+   * `…/mediations`, with the one re-mark it may have.
+   */
+  waitsForMarkers: z.boolean(),
 });
 export type AppealInfo = z.infer<typeof appealInfoSchema>;
 

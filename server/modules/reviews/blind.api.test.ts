@@ -525,3 +525,66 @@ describe('a page stored before stripping existed', () => {
     expect(zipHeaders(zip.rawPayload).map((h) => h.name)).toContain('page-01.jpg');
   });
 });
+
+describe('an appeal fewer than two teachers are free to re-mark', () => {
+  it('is shown waiting for them, named when closing is refused, and the exam admins decide it', async () => {
+    // Bogdan's first marks 6 and 6 make 6; then only his two markers grade the question.
+    const { row, reviewers } = await entryOf(w.bogdan.id);
+    const second = signedOf(reviewers[1] ?? '');
+    ok(await w.call('PUT', `${base()}/reviews/${row.id}`, second.headers, { reviewerScore: 6 }));
+    const teachersUrl = `/resource-mgmt${w.phasePath(w.hybrid.id)}/items/${w.hybridItemId}/teachers`;
+    const others = [w.coordinator.id, w.r1.id, w.r2.id, w.r3.id, w.r4.id].filter(
+      (id) => !reviewers.includes(id),
+    );
+    const body = { mediatorTeacher: null, gradingTeachers: others };
+    ok(await w.call('DELETE', teachersUrl, w.examAdmin.headers, body));
+    ok(
+      await w.call(
+        'PUT',
+        `/test-review/tests/${w.hybridTest.id}/items/${w.hybridItemId}/appeal`,
+        w.bogdan.headers,
+        { reason: 'Am rezolvat și punctul d.' },
+      ),
+    );
+    const [appeal] = await t.database.db
+      .select()
+      .from(reviewAppeals)
+      .where(eq(reviewAppeals.entryId, row.id));
+    if (!appeal) throw new Error('no appeal');
+    const waiting = ok<ContestationEntry[]>(
+      await list(`${base()}/appeals`, w.examAdmin, { type: 'NEEDS_MEDIATION_ITEMS', limit: 100 }),
+    ).find((a) => a._id === appeal.id);
+    expect(waiting?.appealInfo).toMatchObject({ status: 'pending', waitsForMarkers: true });
+    expect(waiting?.canMediate).toBe(true);
+    // Not the question's mediator's: the admins decide what no re-marking can settle.
+    expect(await mediationsOf(w.mediator, 'appeals')).toEqual({ listed: 0, counted: 0, badge: 0 });
+
+    const refused = await w.call(
+      'PUT',
+      `/exam-mgmt${w.phasePath(w.hybrid.id)}/finish`,
+      w.examAdmin.headers,
+      { lastPhase: true },
+    );
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(codeOf(refused), refused.body).toBe('RESULTS_INCOMPLETE');
+    expect(detailsOf(refused)).toMatchObject({
+      appealsWithoutMarkers: 1,
+      shortAppealIds: [appeal.id],
+    });
+
+    const url = `${base()}/appeals/${appeal.id}/mediations`;
+    expect((await w.call('PUT', url, w.mediator.headers, { reviewerScore: 8 })).statusCode).toBe(
+      404,
+    );
+    const decided = ok<ContestationEntry>(
+      await w.call('PUT', url, w.examAdmin.headers, { reviewerScore: 8 }),
+    );
+    expect(decided.appealInfo).toMatchObject({
+      status: 'resolved',
+      resultScore: 8,
+      finalScore: 8,
+      waitsForMarkers: false,
+    });
+    ok(await w.call('POST', teachersUrl, w.examAdmin.headers, body));
+  });
+});

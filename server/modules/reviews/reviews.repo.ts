@@ -422,6 +422,14 @@ function listConditions(
     table === reviewEntries
       ? sql`${reviewEntries.finalBy} = 'mediator'`
       : sql`${reviewAppeals.mediatorScore} is not null`;
+  // An appeal short of re-markers waits for a decision as one whose marks differ (deciders.ts
+  // `lacksMarkers`, here in SQL for the list's paging).
+  const waitsForDecision =
+    table === reviewAppeals
+      ? sql`(${reviewAppeals.status} = 'needs_mediation' or (${reviewAppeals.status} = 'pending'
+          and (select count(*) from ${reviewMarks} m where m.parent_id = ${reviewAppeals.id}
+            and m.round = 'appeal') < 2))`
+      : sql`${reviewEntries.status} = 'needs_mediation'`;
   const conditions: SQL[] = [eq(table.phaseId, phaseId)];
   if (round === 'appeal') {
     conditions.push(
@@ -432,11 +440,11 @@ function listConditions(
   }
   switch (type) {
     case 'MEDIATION_ITEMS':
-      conditions.push(sql`(${table.status} = 'needs_mediation' or ${mediated})`);
+      conditions.push(sql`(${waitsForDecision} or ${mediated})`);
       if (!viewer.whole) conditions.push(mediates);
       break;
     case 'NEEDS_MEDIATION_ITEMS':
-      conditions.push(sql`${table.status} = 'needs_mediation'`);
+      conditions.push(waitsForDecision);
       if (!viewer.whole) conditions.push(mediates);
       break;
     case 'COMMITTEE_ITEMS':
