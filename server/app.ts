@@ -32,6 +32,7 @@ import { auditPersonalData, type PersonalDataPart } from './lib/personal-data.js
 import { rateLimitStore } from './lib/rate-limit/store.js';
 import { loggerOptions, OneLinePerRequest } from './lib/request-log.js';
 import { registerSecurityHeaders } from './lib/security-headers.js';
+import { lazyServerKey } from './lib/server-keys.js';
 import { registerStatementLimits } from './lib/statement-limits.js';
 import { registerTextInputCheck } from './lib/text-input.js';
 import { registerWebApp } from './lib/web-app.js';
@@ -324,6 +325,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     outbox,
     questions: resources.questions,
     origin: defaultOrigin(config),
+    idKey: lazyServerKey(database.db, 'review-ids'),
   });
   // Each student's standing kept at a phase's close; closing again says who changes.
   const standings = closeStandings({ outbox, origin: defaultOrigin(config) });

@@ -5,6 +5,7 @@ export * from '../lib/audit.schema.js';
 export * from '../lib/files/files.schema.js';
 export * from '../lib/mail/mail.schema.js';
 export * from '../lib/rate-limit/rate-limit.schema.js';
+export * from '../lib/server-keys.schema.js';
 export * from '../modules/auth/auth.schema.js';
 export * from '../modules/diplomas/diplomas.schema.js';
 export * from '../modules/exams/exams.schema.js';

@@ -1963,7 +1963,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The answer as response_{answerId}.zip
+         * The answer as response_{code}.zip
          * @description Every page in order, named page-01.png, … (no names).
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
@@ -2273,7 +2273,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The answer as response_{answerId}.zip
+         * The answer as response_{code}.zip
          * @description Every page in order, named page-01.png, … (no names).
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
@@ -22163,7 +22163,8 @@ export interface operations {
                      *           "finalScore": 1,
                      *           "outcome": "changed",
                      *           "decisionNote": "text",
-                     *           "resolvedAt": "text"
+                     *           "resolvedAt": "text",
+                     *           "waitsForMarkers": true
                      *         },
                      *         "reviewerScore": 1,
                      *         "myRole": "reviewer",
@@ -22201,6 +22202,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "needs_mediation" | "resolved";
                             thresholdPoints: number;
+                            waitsForMarkers: boolean;
                         };
                         appeals: {
                             _id: string;
@@ -22395,7 +22397,8 @@ export interface operations {
                      *           "finalScore": 1,
                      *           "outcome": "changed",
                      *           "decisionNote": "text",
-                     *           "resolvedAt": "text"
+                     *           "resolvedAt": "text",
+                     *           "waitsForMarkers": true
                      *         },
                      *         "reviewerScore": 1,
                      *         "myRole": "reviewer",
@@ -22482,6 +22485,7 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "pending" | "needs_mediation" | "resolved";
                                 thresholdPoints: number;
+                                waitsForMarkers: boolean;
                             };
                             appeals: {
                                 _id: string;
@@ -22714,7 +22718,8 @@ export interface operations {
                      *         "finalScore": 1,
                      *         "outcome": "changed",
                      *         "decisionNote": "text",
-                     *         "resolvedAt": "text"
+                     *         "resolvedAt": "text",
+                     *         "waitsForMarkers": true
                      *       },
                      *       "reviewerScore": 1,
                      *       "myRole": "reviewer",
@@ -22751,6 +22756,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "needs_mediation" | "resolved";
                             thresholdPoints: number;
+                            waitsForMarkers: boolean;
                         };
                         appeals: {
                             _id: string;
@@ -23143,7 +23149,8 @@ export interface operations {
                      *         "finalScore": 1,
                      *         "outcome": "changed",
                      *         "decisionNote": "text",
-                     *         "resolvedAt": "text"
+                     *         "resolvedAt": "text",
+                     *         "waitsForMarkers": true
                      *       },
                      *       "reviewerScore": 1,
                      *       "myRole": "reviewer",
@@ -23180,6 +23187,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "needs_mediation" | "resolved";
                             thresholdPoints: number;
+                            waitsForMarkers: boolean;
                         };
                         appeals: {
                             _id: string;
@@ -23734,7 +23742,8 @@ export interface operations {
                      *         "finalScore": 1,
                      *         "outcome": "changed",
                      *         "decisionNote": "text",
-                     *         "resolvedAt": "text"
+                     *         "resolvedAt": "text",
+                     *         "waitsForMarkers": true
                      *       },
                      *       "reviewerScore": 1,
                      *       "myRole": "reviewer",
@@ -23771,6 +23780,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "needs_mediation" | "resolved";
                             thresholdPoints: number;
+                            waitsForMarkers: boolean;
                         };
                         appeals: {
                             _id: string;

@@ -133,7 +133,8 @@ export type PhaseFinishInput = z.input<typeof phaseFinishSchema>;
  * Details of 409 RESULTS_INCOMPLETE from finish: what still has no final score. `reviews`
  * entries await marks, `mediations` a mediator, `appeals` (of which `appealMediations` wait for
  * a mediator) are unresolved; `unmarkedAnswers` have no entry yet (the review has not started)
- * and cannot be accepted.
+ * and cannot be accepted. `appealsWithoutMarkers` of the appeals (`shortAppealIds`) found fewer
+ * than two teachers free to re-mark them: they wait for the exam's admins to decide them.
  */
 export type PhaseOpenScores = {
   reviews: number;
@@ -141,6 +142,8 @@ export type PhaseOpenScores = {
   appeals: number;
   appealMediations: number;
   unmarkedAnswers: number;
+  appealsWithoutMarkers: number;
+  shortAppealIds: string[];
   reviewIds: string[];
   appealIds: string[];
 };

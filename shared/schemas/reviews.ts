@@ -21,7 +21,7 @@ import { RESULT_STATES } from './results.js';
  * - `PUT  P/reviews/{reviewId}` body `MarkInput` → `ReviewEntry` (an assigned reviewer's mark)
  * - `GET  P/reviews/{reviewId}/history` → `HistoryEvent[]`
  * - `PUT  P/reviews/{reviewId}/mediations` body `MarkInput` → `ReviewEntry` (the mediator)
- * - `GET  P/reviews/{reviewId}/answer` → `response_{answerId}.zip` (every page, in order)
+ * - `GET  P/reviews/{reviewId}/answer` → `response_{code}.zip` (every page, in order)
  * - `GET  P/reviews/{reviewId}/files/{fileId}` → one page of the answer, or an image of the
  *   question's statement, inline (pass it as `renderStatement`'s `imageSrc`)
  * - `GET  P/appeals?filter=AppealListFilter` → `ContestationEntry[]` (type `REVIEW_ITEMS` by default)
@@ -354,7 +354,9 @@ export type ReviewInfo = z.infer<typeof reviewInfoSchema>;
  * SPEC.md §3 review entry: one answer under review, 'Intrebare N' with N = itemIndexInTest + 1
  * (the item's place in the test). `_id` is the `reviewId` of every call about it.
  * `reviewerScore`: the caller's own mark (null: not given, or not a reviewer of it).
- * `studentId` is null for markers (blind); `code` is the answer's anonymous code.
+ * `studentId` is null for markers (blind); `code` is the answer's anonymous code. `answerId`
+ * is the answer's id for staff; a marker gets a stand-in of it (ids are time-ordered and would
+ * tell when the student handed the answer in), the same in the entry and in its appeal.
  */
 export const reviewEntrySchema = z.object({
   _id: z.string(),
@@ -404,7 +406,11 @@ export const reviewQuestionSchema = z.object({
 });
 export type ReviewQuestion = z.infer<typeof reviewQuestionSchema>;
 
-/** A page of an answer, named by its place only (`page-01.pdf`): the student's name is not. */
+/**
+ * A page of an answer, named by its place only (`page-01.pdf`): the student's name is not.
+ * `_id` is what `…/files/{fileId}` takes: the file's id for staff, a stand-in for a marker (a
+ * file's id is time-ordered and would tell when it was uploaded).
+ */
 export const reviewPageSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -488,6 +494,12 @@ export const appealInfoSchema = z.object({
   outcome: z.enum(APPEAL_OUTCOMES).nullable(),
   decisionNote: z.string().nullable(),
   resolvedAt: z.string().nullable(),
+  /**
+   * Fewer than two teachers of the question are free to re-mark it (they marked or mediated
+   * the answer, or coordinate the student): the exam's admins decide it through
+   * `…/mediations`, with the one re-mark it may have.
+   */
+  waitsForMarkers: z.boolean(),
 });
 export type AppealInfo = z.infer<typeof appealInfoSchema>;
 

@@ -12,6 +12,11 @@ export const files = pgTable(
     sha256: text('sha256').notNull(),
     ownerId: uuid('owner_id'),
     originalName: text('original_name'),
+    /**
+     * The version of the metadata stripping (strip.ts STRIP_VERSION) the stored bytes went
+     * through; null for bytes stored as they came (pages from before stripping existed).
+     */
+    strippedVersion: integer('stripped_version'),
     createdAt: createdAt(),
   },
   (t) => [index('files_owner_idx').on(t.ownerId)],

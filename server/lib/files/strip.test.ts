@@ -1,6 +1,33 @@
+import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { stripMetadata } from './strip.js';
+
+const ARTIST = 'Ana Popescu, Str. Lunga 5';
+
+/** A photo with its author and where it was taken, in the given colour space. */
+async function taggedPhoto(space: 'srgb' | 'b-w' | 'cmyk') {
+  return sharp({ create: { width: 24, height: 16, channels: 3, background: '#c83214' } })
+    .toColourspace(space)
+    .jpeg()
+    .withExif({
+      IFD0: { Artist: ARTIST },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '44/1 26/1 0/1' },
+    })
+    .toBuffer();
+}
+
+/** The JPEG images a PDF holds, with the colour space its dictionary gives them. */
+async function pdfImages(pdf: Uint8Array) {
+  const doc = await PDFDocument.load(pdf);
+  return doc.context
+    .enumerateIndirectObjects()
+    .flatMap(([, o]) =>
+      o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')
+        ? [{ jpeg: Buffer.from(o.contents), space: String(o.dict.get(PDFName.of('ColorSpace'))) }]
+        : [],
+    );
+}
 
 // What the upload tests (uploads-metadata.api.test.ts) do not reach: images of other depths.
 
@@ -18,6 +45,34 @@ describe('stripMetadata', () => {
       expect(await sharp(stripped).metadata()).toMatchObject({ depth: 'ushort', channels });
       const samples = (b: Buffer) => sharp(b).raw({ depth: 'ushort' }).toBuffer();
       expect(await samples(stripped)).toEqual(await samples(png));
+    }
+  });
+
+  it('writes the JPEG photos inside a PDF again without their EXIF, each as large and in its colours', async () => {
+    for (const space of ['srgb', 'b-w', 'cmyk'] as const) {
+      const photo = await taggedPhoto(space);
+      expect(photo.includes(ARTIST)).toBe(true);
+      const doc = await PDFDocument.create();
+      const image = await doc.embedJpg(photo);
+      doc.addPage([200, 200]).drawImage(image, { x: 10, y: 10, width: 120, height: 80 });
+      const pdf = Buffer.from(await doc.save());
+      expect(pdf.includes(ARTIST)).toBe(true);
+
+      const stripped = await stripMetadata(pdf, 'application/pdf');
+      if (!stripped) throw new Error('not stripped');
+      expect(stripped.includes(ARTIST)).toBe(false);
+      const [kept] = await pdfImages(stripped);
+      if (!kept) throw new Error('image lost');
+      const meta = await sharp(kept.jpeg).metadata();
+      expect(meta).toMatchObject({ format: 'jpeg', width: 24, height: 16 });
+      expect(meta.exif).toBeUndefined();
+      // Grey stays grey; CMYK comes back as RGB, and the dictionary says so.
+      expect(kept.space).toBe(space === 'b-w' ? '/DeviceGray' : '/DeviceRGB');
+      // The colours a viewer shows, as near as a second JPEG encoding leaves them.
+      const shown = (jpeg: Buffer) => sharp(jpeg).toColourspace('srgb').raw().toBuffer();
+      const [before, after] = [await shown(photo), await shown(kept.jpeg)];
+      expect(after.length).toBe(before.length);
+      expect(Math.max(...after.map((v, i) => Math.abs(v - (before[i] ?? 0))))).toBeLessThan(12);
     }
   });
 

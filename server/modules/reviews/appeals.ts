@@ -24,7 +24,7 @@ import {
   type ReviewsContext,
   stale,
 } from './context.js';
-import { conflictedAmong, conflictOfInterest } from './deciders.js';
+import { conflictedAmong, conflictOfInterest, decidableBy, listedByDeciding } from './deciders.js';
 import { markingMaterial } from './material.js';
 import * as repo from './reviews.repo.js';
 import { APPEAL_ROUND, markingFlow } from './rounds.js';
@@ -94,39 +94,45 @@ export function appeals(ctx: ReviewsContext) {
     async listAppeals(actor: Actor, ids: PhaseIds, filterText: string | undefined) {
       const scope = await ctx.requireScope(actor, ids);
       const filter = parseJson(filterText, appealListFilterSchema, 'filter');
-      const rows = await repo.listAppeals(
-        db,
-        scope.phase.id,
-        filter.type ?? 'REVIEW_ITEMS',
-        scope.viewer,
-        filter.where ?? {},
-        { limit: filter.limit ?? DEFAULT_LIMIT, skip: filter.skip ?? 0 },
-      );
+      const type = filter.type ?? 'REVIEW_ITEMS';
+      const page = { limit: filter.limit ?? DEFAULT_LIMIT, skip: filter.skip ?? 0 };
+      const where = filter.where ?? {};
+      const rows = listedByDeciding(type, scope.viewer)
+        ? (
+            await decidableBy(
+              db,
+              await repo.listAppeals(db, scope.phase.id, type, scope.viewer, where),
+              scope.viewer,
+            )
+          ).slice(page.skip, page.skip + page.limit)
+        : await repo.listAppeals(db, scope.phase.id, type, scope.viewer, where, page);
       return ctx.appealsAsSeen(db, scope, rows);
     },
 
     async countAppeals(actor: Actor, ids: PhaseIds, whereText: string | undefined) {
       const scope = await ctx.requireScope(actor, ids);
-      const { type, ...where }: AppealCountWhere = parseJson(
+      const { type = 'REVIEW_ITEMS', ...where }: AppealCountWhere = parseJson(
         whereText,
         appealCountWhereSchema,
         'where',
       );
-      return {
-        count: await repo.countAppeals(
-          db,
-          scope.phase.id,
-          type ?? 'REVIEW_ITEMS',
-          scope.viewer,
-          where,
-        ),
-      };
+      if (listedByDeciding(type, scope.viewer)) {
+        const rows = await repo.listAppeals(db, scope.phase.id, type, scope.viewer, where);
+        return { count: (await decidableBy(db, rows, scope.viewer)).length };
+      }
+      return { count: await repo.countAppeals(db, scope.phase.id, type, scope.viewer, where) };
     },
 
     async getAppeal(actor: Actor, ids: PhaseIds, reviewId: string): Promise<AppealDetail> {
       const scope = await ctx.requireScope(actor, ids);
       const { row, view } = await ctx.requireAppealView(db, scope, reviewId);
-      const material = await read.material(row.itemId, row.answerId, Number(row.maxScore));
+      const material = await read.material(
+        scope,
+        view.myRole,
+        row.itemId,
+        row.answerId,
+        Number(row.maxScore),
+      );
       const answer = row.answerId ? await repo.findAnswerById(db, row.answerId) : undefined;
       const submitted = answer?.submittedAnswer;
       return {
@@ -219,8 +225,8 @@ export function appeals(ctx: ReviewsContext) {
 
     async appealFile(actor: Actor, ids: PhaseIds, reviewId: string, fileId: string) {
       const scope = await ctx.requireScope(actor, ids);
-      const { row } = await ctx.requireAppealView(db, scope, reviewId);
-      return read.file(row.itemId, row.answerId, fileId);
+      const { row, view } = await ctx.requireAppealView(db, scope, reviewId);
+      return read.file(scope, view.myRole, row.itemId, row.answerId, fileId);
     },
   };
 }

@@ -1,8 +1,24 @@
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContestationEntry, ReviewEntry } from '../../../shared/schemas/reviews.js';
-import { mailOutbox, reviewAppeals, reviewEntries, reviewMarks, users } from '../../db/schema.js';
+import type {
+  AppealDetail,
+  ContestationEntry,
+  MarkerPhase,
+  ReviewDetail,
+  ReviewEntry,
+} from '../../../shared/schemas/reviews.js';
+import {
+  answers,
+  files,
+  mailOutbox,
+  reviewAppeals,
+  reviewEntries,
+  reviewMarks,
+  users,
+} from '../../db/schema.js';
+import { createStorage } from '../../lib/files/storage.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { fixedClock, type Signed } from '../../test/competition.js';
 import { reviewWorld } from './reviews.fixtures.js';
@@ -53,6 +69,23 @@ const signedOf = (id: string) => {
 /** The student's coordinating teacher, as when they change it during the marking. */
 const setCoordinator = (studentId: string, teacherId: string) =>
   t.database.db.update(users).set({ teacherRef: teacherId }).where(eq(users.id, studentId));
+
+/**
+ * The mediations waiting for someone in the hybrid phase, as each place shows them: the
+ * NEEDS_MEDIATION_ITEMS list, its count, and the badge of My phases.
+ */
+async function mediationsOf(who: Signed, kind: 'reviews' | 'appeals') {
+  const type = 'NEEDS_MEDIATION_ITEMS';
+  const listed = ok<unknown[]>(await list(`${base()}/${kind}`, who, { type, limit: 100 })).length;
+  const where = encodeURIComponent(JSON.stringify({ type }));
+  const counted = ok<{ count: number }>(
+    await w.call('GET', `${base()}/${kind}/count?where=${where}`, who.headers),
+  ).count;
+  const phases = ok<MarkerPhase[]>(await w.call('GET', '/test-review/my-phases', who.headers));
+  const open = phases.find((p) => p.phaseId === w.hybrid.id)?.open;
+  const badge = (kind === 'reviews' ? open?.mediations : open?.appealMediations) ?? 0;
+  return { listed, counted, badge };
+}
 
 const entryOf = async (studentId: string) => {
   const [row] = await t.database.db
@@ -251,6 +284,11 @@ describe('an appeal whose re-marks differ too much', () => {
     const entryUrl = `${base()}/reviews/${row.id}`;
     ok(await w.call('PUT', entryUrl, signedOf(reviewers[0] ?? '').headers, { reviewerScore: 2 }));
     ok(await w.call('PUT', entryUrl, signedOf(reviewers[1] ?? '').headers, { reviewerScore: 8 }));
+    // While the mediator coordinates Carmen, the entry is not theirs: no list, count or badge has it.
+    await setCoordinator(w.carmen.id, w.mediator.id);
+    expect(await mediationsOf(w.mediator, 'reviews')).toEqual({ listed: 0, counted: 0, badge: 0 });
+    await setCoordinator(w.carmen.id, w.otherTeacher.id);
+    expect(await mediationsOf(w.mediator, 'reviews')).toEqual({ listed: 1, counted: 1, badge: 1 });
     ok(await w.call('PUT', `${entryUrl}/mediations`, w.mediator.headers, { reviewerScore: 5 }));
 
     await w.setPhase(w.hybrid.id, {
@@ -291,6 +329,7 @@ describe('an appeal whose re-marks differ too much', () => {
       await list(`${base()}/appeals`, w.mediator, { type: 'NEEDS_MEDIATION_ITEMS' }),
     );
     expect(waiting.some((a) => a._id === appeal.id && a.canMediate)).toBe(false);
+    expect(await mediationsOf(w.mediator, 'appeals')).toEqual({ listed: 0, counted: 0, badge: 0 });
 
     // The exam's admins decide it; staff who do not manage the exam do not.
     const adminView = ok<ContestationEntry[]>(
@@ -374,5 +413,178 @@ describe('the trail a marker reads', () => {
     expect(trail.every((e) => e.by === 'me' || e.by === 'system')).toBe(true);
     const listed = ok<ReviewEntry[]>(await list(`${base()}/reviews`, r));
     expect(JSON.stringify(listed)).not.toContain(w.ana.id);
+  });
+});
+
+/** The millisecond a UUIDv7 was made at; undefined for any other version. */
+const v7Time = (id: string) =>
+  id[14] === '7' ? Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16) : undefined;
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+describe('the ids a marker is shown', () => {
+  it('tell nothing of when the pages came, and still open them', async () => {
+    const hybridAnswers = await t.database.db
+      .select()
+      .from(answers)
+      .where(eq(answers.testId, w.hybridTest.id));
+    const fileIds = hybridAnswers.flatMap((a) => a.fileIds);
+    const realIds = [...hybridAnswers.map((a) => a.id), ...fileIds];
+    const uploadTimes = new Set(realIds.map((id) => v7Time(id)));
+    expect(uploadTimes.has(undefined)).toBe(false);
+
+    const { row, reviewers } = await entryOf(w.carmen.id);
+    const r = signedOf(reviewers[0] ?? '');
+    const [appeal] = await t.database.db
+      .select()
+      .from(reviewAppeals)
+      .where(eq(reviewAppeals.entryId, row.id));
+    if (!appeal) throw new Error('no appeal');
+    const [remarker] = await t.database.db
+      .select()
+      .from(reviewMarks)
+      .where(eq(reviewMarks.parentId, appeal.id));
+    const rr = signedOf(remarker?.reviewerId ?? '');
+    const detail = ok<ReviewDetail>(await w.call('GET', `${base()}/reviews/${row.id}`, r.headers));
+    const appealDetail = ok<AppealDetail>(
+      await w.call('GET', `${base()}/appeals/${appeal.id}`, rr.headers),
+    );
+    const zip = await w.call('GET', `${base()}/reviews/${row.id}/answer`, r.headers);
+    const payloads = [
+      (await list(`${base()}/reviews`, r)).body,
+      (await list(`${base()}/appeals`, rr)).body,
+      JSON.stringify(detail),
+      JSON.stringify(appealDetail),
+      (await w.call('GET', `${base()}/reviews/${row.id}/history`, r.headers)).body,
+      (await w.call('GET', `${base()}/appeals/${appeal.id}/history`, rr.headers)).body,
+      String(zip.headers['content-disposition']),
+    ].join('\n');
+    const shown = payloads.match(UUIDS) ?? [];
+    expect(shown.length).toBeGreaterThan(0);
+    for (const id of shown) {
+      expect(realIds).not.toContain(id);
+      expect(uploadTimes.has(v7Time(id))).toBe(false);
+    }
+    // The entry and its appeal show the answer by the same stand-in.
+    expect(appealDetail.entry.answerId).toBe(detail.entry.answerId);
+
+    // The page opens by the id shown, and by no other.
+    const [page] = detail.answer.pages;
+    const url = (id: string) => `${base()}/reviews/${row.id}/files/${id}`;
+    expect((await w.call('GET', url(page?._id ?? ''), r.headers)).statusCode).toBe(200);
+    const realPage = hybridAnswers.find((a) => a.id === row.answerId)?.fileIds[0] ?? '';
+    expect((await w.call('GET', url(realPage), r.headers)).statusCode).toBe(404);
+
+    // Staff, who see the student, keep the ids themselves.
+    const staffView = ok<ReviewDetail>(
+      await w.call('GET', `${base()}/reviews/${row.id}`, w.examAdmin.headers),
+    );
+    expect(staffView.entry.answerId).toBe(row.answerId);
+    expect(staffView.answer.pages.map((p) => p._id)).toEqual([realPage]);
+  });
+});
+
+describe('a page stored before stripping existed', () => {
+  it('reaches a marker without its metadata, alone and in the zip', async () => {
+    const artist = 'Ana Popescu, Str. Lunga 5';
+    const tagged = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 10, b: 10 } },
+    })
+      .jpeg()
+      .withExif({ IFD0: { Artist: artist } })
+      .toBuffer();
+    expect(tagged.includes(artist)).toBe(true);
+    // Stored raw, as uploads did before: the row says nothing went through the stripping.
+    const { row, reviewers } = await entryOf(w.bogdan.id);
+    const [answer] = await t.database.db.select().from(answers).where(eq(answers.id, row.answerId));
+    const [file] = await t.database.db
+      .select()
+      .from(files)
+      .where(eq(files.id, answer?.fileIds[0] ?? ''));
+    if (!file) throw new Error('no page');
+    await createStorage(t.config).put(file.storageKey, tagged, 'image/jpeg');
+    await t.database.db
+      .update(files)
+      .set({ mime: 'image/jpeg', size: tagged.length, strippedVersion: null })
+      .where(eq(files.id, file.id));
+
+    const r = signedOf(reviewers[0] ?? '');
+    const detail = ok<ReviewDetail>(await w.call('GET', `${base()}/reviews/${row.id}`, r.headers));
+    const page = await w.call(
+      'GET',
+      `${base()}/reviews/${row.id}/files/${detail.answer.pages[0]?._id}`,
+      r.headers,
+    );
+    expect(page.statusCode).toBe(200);
+    expect(page.rawPayload.includes(artist)).toBe(false);
+    const meta = await sharp(page.rawPayload).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 8, height: 8 });
+    expect(meta.exif).toBeUndefined();
+    const zip = await w.call('GET', `${base()}/reviews/${row.id}/answer`, r.headers);
+    expect(zip.statusCode).toBe(200);
+    expect(zip.rawPayload.includes(artist)).toBe(false);
+    expect(zipHeaders(zip.rawPayload).map((h) => h.name)).toContain('page-01.jpg');
+  });
+});
+
+describe('an appeal fewer than two teachers are free to re-mark', () => {
+  it('is shown waiting for them, named when closing is refused, and the exam admins decide it', async () => {
+    // Bogdan's first marks 6 and 6 make 6; then only his two markers grade the question.
+    const { row, reviewers } = await entryOf(w.bogdan.id);
+    const second = signedOf(reviewers[1] ?? '');
+    ok(await w.call('PUT', `${base()}/reviews/${row.id}`, second.headers, { reviewerScore: 6 }));
+    const teachersUrl = `/resource-mgmt${w.phasePath(w.hybrid.id)}/items/${w.hybridItemId}/teachers`;
+    const others = [w.coordinator.id, w.r1.id, w.r2.id, w.r3.id, w.r4.id].filter(
+      (id) => !reviewers.includes(id),
+    );
+    const body = { mediatorTeacher: null, gradingTeachers: others };
+    ok(await w.call('DELETE', teachersUrl, w.examAdmin.headers, body));
+    ok(
+      await w.call(
+        'PUT',
+        `/test-review/tests/${w.hybridTest.id}/items/${w.hybridItemId}/appeal`,
+        w.bogdan.headers,
+        { reason: 'Am rezolvat și punctul d.' },
+      ),
+    );
+    const [appeal] = await t.database.db
+      .select()
+      .from(reviewAppeals)
+      .where(eq(reviewAppeals.entryId, row.id));
+    if (!appeal) throw new Error('no appeal');
+    const waiting = ok<ContestationEntry[]>(
+      await list(`${base()}/appeals`, w.examAdmin, { type: 'NEEDS_MEDIATION_ITEMS', limit: 100 }),
+    ).find((a) => a._id === appeal.id);
+    expect(waiting?.appealInfo).toMatchObject({ status: 'pending', waitsForMarkers: true });
+    expect(waiting?.canMediate).toBe(true);
+    // Not the question's mediator's: the admins decide what no re-marking can settle.
+    expect(await mediationsOf(w.mediator, 'appeals')).toEqual({ listed: 0, counted: 0, badge: 0 });
+
+    const refused = await w.call(
+      'PUT',
+      `/exam-mgmt${w.phasePath(w.hybrid.id)}/finish`,
+      w.examAdmin.headers,
+      { lastPhase: true },
+    );
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(codeOf(refused), refused.body).toBe('RESULTS_INCOMPLETE');
+    expect(detailsOf(refused)).toMatchObject({
+      appealsWithoutMarkers: 1,
+      shortAppealIds: [appeal.id],
+    });
+
+    const url = `${base()}/appeals/${appeal.id}/mediations`;
+    expect((await w.call('PUT', url, w.mediator.headers, { reviewerScore: 8 })).statusCode).toBe(
+      404,
+    );
+    const decided = ok<ContestationEntry>(
+      await w.call('PUT', url, w.examAdmin.headers, { reviewerScore: 8 }),
+    );
+    expect(decided.appealInfo).toMatchObject({
+      status: 'resolved',
+      resultScore: 8,
+      finalScore: 8,
+      waitsForMarkers: false,
+    });
+    ok(await w.call('POST', teachersUrl, w.examAdmin.headers, body));
   });
 });

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import { answerOf, type ReviewsContext } from './context.js';
+import { lacksMarkers } from './deciders.js';
 import * as repo from './reviews.repo.js';
 
 // The review's side of closing a phase: what still has no final score, and how the open work
@@ -36,12 +37,22 @@ export function closing(ctx: ReviewsContext) {
       const entries = await repo.lockOpenEntries(tx, phaseId);
       const appeals = await repo.lockOpenAppeals(tx, phaseId);
       const unmarked = (await repo.findAnswersToMark(tx, phaseId)).length;
+      const appealMarks = await repo.findMarks(
+        tx,
+        appeals.map((a) => a.id),
+      );
+      // Named apart: no re-marking will ever settle them, only the exam's admins.
+      const shortAppealIds = appeals
+        .filter((a) => lacksMarkers(a, appealMarks.get(a.id) ?? []))
+        .map((a) => a.id);
       const open: PhaseOpenScores = {
         reviews: entries.filter((e) => e.status === 'marking').length,
         mediations: entries.filter((e) => e.status === 'needs_mediation').length,
         appeals: appeals.length,
         appealMediations: appeals.filter((a) => a.status === 'needs_mediation').length,
         unmarkedAnswers: unmarked,
+        appealsWithoutMarkers: shortAppealIds.length,
+        shortAppealIds,
         reviewIds: entries.map((e) => e.id),
         appealIds: appeals.map((a) => a.id),
       };

@@ -8,6 +8,7 @@ import { AppError, fieldError, notFound, validationFailed, zodIssues } from '../
 import type { FileStorage } from '../../lib/files/storage.js';
 import type { MailOutbox } from '../../lib/mail/outbox.js';
 import type { PhaseIds } from '../../lib/route-params.js';
+import { type IdMask, idMask } from '../../lib/server-keys.js';
 import { canManageExam, findPhasePath, loadExamAccess, seesWholeExam } from '../exams/index.js';
 import type { ResourceMgmt } from '../questions/index.js';
 import { findTestResults, type MarkedAnswer, recordMarkedScore } from '../results/index.js';
@@ -29,13 +30,18 @@ export type ReviewsDeps = {
   questions: ResourceMgmt['questions'];
   /** Where links in mails point (the configured public origin). */
   origin: string;
+  /** The key of the stand-ins for answer and page ids markers are shown (server-keys.ts). */
+  idKey: () => Promise<Buffer>;
 };
 
 type PhasePath = NonNullable<Awaited<ReturnType<typeof findPhasePath>>>;
-/** A phase and how the caller stands on it. */
-export type Scope = PhasePath & { viewer: Viewer; settings: PhaseSettings };
+/** A phase and how the caller stands on it; `maskId` makes the stand-ins a marker is shown. */
+export type Scope = PhasePath & { viewer: Viewer; settings: PhaseSettings; maskId: IdMask };
 
 export const REVIEWERS_PER_ANSWER = 2;
+
+/** The uses of `maskId`: an answer's id, and each of its pages'. */
+export const MASKED = { answer: 'review-answer', page: 'review-page' } as const;
 export const DEFAULT_LIMIT = 10;
 
 /** A JSON query parameter (`filter`, `where`) read with its schema; bad JSON is a 400. */
@@ -104,7 +110,14 @@ function appealOutcome(original: number, result: number, maxScore: number, minSh
 
 /** The pieces the use cases share, bound to the service's dependencies. */
 export function reviewsContext(deps: ReviewsDeps) {
-  const { db, outbox, origin } = deps;
+  const { db, outbox, origin, idKey } = deps;
+
+  // Answer and page ids are UUIDv7, whose first bits are the time the student handed the
+  // answer in: a marker gets stand-ins, staff (who see the student anyway) the ids.
+  const answerIdFor = <V extends { answerId: string; myRole: string }>(scope: Scope, view: V): V =>
+    view.myRole === 'staff' || view.answerId === ''
+      ? view
+      : { ...view, answerId: scope.maskId(MASKED.answer, view.answerId) };
 
   /** The phase and how the caller stands on it: its markers and staff, anyone else 404. */
   async function requireScope(actor: Actor, ids: PhaseIds): Promise<Scope> {
@@ -120,6 +133,8 @@ export function reviewsContext(deps: ReviewsDeps) {
       ...path,
       viewer: { id: actor.id, whole, manage: canManageExam(access) },
       settings: settingsOf(path.phase),
+      // Read here, outside any transaction, where the key is first drawn (server-keys.ts).
+      maskId: idMask(await idKey()),
     };
   }
 
@@ -140,7 +155,7 @@ export function reviewsContext(deps: ReviewsDeps) {
         scope.settings,
         scope.viewer,
       );
-      return view ? [view] : [];
+      return view ? [answerIdFor(scope, view)] : [];
     });
   }
 
@@ -160,7 +175,7 @@ export function reviewsContext(deps: ReviewsDeps) {
         scope.settings,
         scope.viewer,
       );
-      return view ? [view] : [];
+      return view ? [answerIdFor(scope, view)] : [];
     });
   }
 

@@ -14,12 +14,26 @@ import type { Viewer } from './reviews.view.js';
 // admins decide instead, as they decide committee appeals: any admin of the exam whom the rules
 // do not bar. The question's other grading teachers are not asked: an appeal has taken two of
 // them already, the first round two more, and a question often has no others.
+// An appeal that found fewer than two teachers free to re-mark it (`lacksMarkers`) would wait
+// for a second mark forever: the exam's admins decide it as it is, with the mark it has if any.
 
 export const conflictOfInterest = () =>
   new AppError('CONFLICT_OF_INTEREST', "The answer is of the caller's own student");
 
 /** An entry or an appeal as the rules read it. */
 type Decided = { id: string; itemId: string; studentId: string; entryId?: string | null };
+
+/** Re-markers an appeal needs before its marks can settle it. */
+const REMARKERS = 2;
+
+/**
+ * Whether an appeal waits for re-markers it cannot get: a remark appeal, still open, with fewer
+ * than two assigned (the question has no more teachers free of the answer and the student).
+ */
+export const lacksMarkers = (
+  appeal: { kind: string; status: string },
+  marks: readonly { reviewerId: string }[],
+) => appeal.kind === 'remark' && appeal.status === 'pending' && marks.length < REMARKERS;
 
 /** Who decides one entry or appeal, and who may not touch it. */
 export type Deciding = {
@@ -75,7 +89,10 @@ export async function decidingOf(
       ...people,
       ...(mediator ? [mediator] : []),
     ]);
-    const free = mediator !== null && !earlierHands.has(mediator) && !conflicted.has(mediator);
+    // An appeal row (it names its entry) short of re-markers is the admins' to decide.
+    const short = Boolean(r.entryId) && (marks.get(r.id) ?? []).length < REMARKERS;
+    const free =
+      !short && mediator !== null && !earlierHands.has(mediator) && !conflicted.has(mediator);
     out.set(r.id, {
       mediatorId: free ? mediator : null,
       byAdmins: !free,
@@ -90,4 +107,25 @@ export async function decidingOf(
 export function decides(d: Deciding | undefined, viewer: Viewer): boolean {
   if (!d || d.earlierHands.has(viewer.id) || d.conflicted.has(viewer.id)) return false;
   return d.mediatorId === viewer.id || (d.byAdmins && viewer.manage);
+}
+
+/**
+ * The lists that show a marker only what waits for their decision: they hold a row when the
+ * rules above let the viewer decide it (staff, who oversee the phase, see every row).
+ */
+const DECIDING_LISTS = new Set(['MEDIATION_ITEMS', 'NEEDS_MEDIATION_ITEMS']);
+export const listedByDeciding = (type: string, viewer: Viewer) =>
+  !viewer.whole && DECIDING_LISTS.has(type);
+
+/**
+ * Of the rows a viewer may be asked to decide, those the rules let them decide: what their
+ * lists, counts and open work hold, by the same rule as the writes.
+ */
+export async function decidableBy<R extends Decided>(
+  tx: Db,
+  rows: readonly R[],
+  viewer: Viewer,
+): Promise<R[]> {
+  const deciding = await decidingOf(tx, rows, [viewer.id]);
+  return rows.filter((r) => decides(deciding.get(r.id), viewer));
 }

@@ -11,6 +11,7 @@ import {
 import type { Actor } from '../../lib/auth-guard.js';
 import type { PhaseIds } from '../../lib/route-params.js';
 import { DEFAULT_LIMIT, parseJson, type ReviewsContext } from './context.js';
+import { decidableBy, listedByDeciding } from './deciders.js';
 import { markingMaterial } from './material.js';
 import * as repo from './reviews.repo.js';
 import { markingFlow, REVIEW_ROUND } from './rounds.js';
@@ -27,6 +28,16 @@ export function marking(ctx: ReviewsContext) {
     /** The phases where the caller marks or mediates, with their work still open in each. */
     async myPhases(actor: Actor): Promise<MarkerPhase[]> {
       const rows = await repo.findMarkerPhases(db, actor.id);
+      // Mediations count where the rules let the teacher decide them, as their lists show them.
+      const asked = await repo.findMediationsAskedOf(db, actor.id);
+      const viewer = { id: actor.id, whole: false, manage: false };
+      const perPhase = (decidable: { phaseId: string }[]) =>
+        decidable.reduce(
+          (m, r) => m.set(r.phaseId, (m.get(r.phaseId) ?? 0) + 1),
+          new Map<string, number>(),
+        );
+      const mediations = perPhase(await decidableBy(db, asked.entries, viewer));
+      const appealMediations = perPhase(await decidableBy(db, asked.appeals, viewer));
       return rows.map((r) => ({
         examId: r.exam_id,
         examName: r.exam_name,
@@ -42,9 +53,9 @@ export function marking(ctx: ReviewsContext) {
         ],
         open: {
           reviews: Number(r.open_reviews),
-          mediations: Number(r.open_mediations),
+          mediations: mediations.get(r.phase_id) ?? 0,
           appeals: Number(r.open_appeals),
-          appealMediations: Number(r.open_appeal_mediations),
+          appealMediations: appealMediations.get(r.phase_id) ?? 0,
         },
       }));
     },
@@ -69,29 +80,33 @@ export function marking(ctx: ReviewsContext) {
     async listReviews(actor: Actor, ids: PhaseIds, filterText: string | undefined) {
       const scope = await ctx.requireScope(actor, ids);
       const filter = parseJson(filterText, reviewListFilterSchema, 'filter');
-      const rows = await repo.listEntries(
-        db,
-        scope.phase.id,
-        filter.type ?? 'REVIEW_ITEMS',
-        scope.viewer,
-        filter.where ?? {},
-        { limit: filter.limit ?? DEFAULT_LIMIT, skip: filter.skip ?? 0 },
-      );
+      const type = filter.type ?? 'REVIEW_ITEMS';
+      const page = { limit: filter.limit ?? DEFAULT_LIMIT, skip: filter.skip ?? 0 };
+      const where = filter.where ?? {};
+      const rows = listedByDeciding(type, scope.viewer)
+        ? (
+            await decidableBy(
+              db,
+              await repo.listEntries(db, scope.phase.id, type, scope.viewer, where),
+              scope.viewer,
+            )
+          ).slice(page.skip, page.skip + page.limit)
+        : await repo.listEntries(db, scope.phase.id, type, scope.viewer, where, page);
       return ctx.entriesAsSeen(db, scope, rows);
     },
 
     async countReviews(actor: Actor, ids: PhaseIds, whereText: string | undefined) {
       const scope = await ctx.requireScope(actor, ids);
-      const { type, ...where } = parseJson(whereText, reviewCountWhereSchema, 'where');
-      return {
-        count: await repo.countEntries(
-          db,
-          scope.phase.id,
-          type ?? 'REVIEW_ITEMS',
-          scope.viewer,
-          where,
-        ),
-      };
+      const { type = 'REVIEW_ITEMS', ...where } = parseJson(
+        whereText,
+        reviewCountWhereSchema,
+        'where',
+      );
+      if (listedByDeciding(type, scope.viewer)) {
+        const rows = await repo.listEntries(db, scope.phase.id, type, scope.viewer, where);
+        return { count: (await decidableBy(db, rows, scope.viewer)).length };
+      }
+      return { count: await repo.countEntries(db, scope.phase.id, type, scope.viewer, where) };
     },
 
     async getReview(actor: Actor, ids: PhaseIds, reviewId: string): Promise<ReviewDetail> {
@@ -99,7 +114,13 @@ export function marking(ctx: ReviewsContext) {
       const { row, view } = await ctx.requireEntryView(db, scope, reviewId);
       return {
         entry: view,
-        ...(await read.material(row.itemId, row.answerId, view.reviewInfo.maxScore)),
+        ...(await read.material(
+          scope,
+          view.myRole,
+          row.itemId,
+          row.answerId,
+          view.reviewInfo.maxScore,
+        )),
       };
     },
 
@@ -133,8 +154,8 @@ export function marking(ctx: ReviewsContext) {
 
     async reviewFile(actor: Actor, ids: PhaseIds, reviewId: string, fileId: string) {
       const scope = await ctx.requireScope(actor, ids);
-      const { row } = await ctx.requireEntryView(db, scope, reviewId);
-      return read.file(row.itemId, row.answerId, fileId);
+      const { row, view } = await ctx.requireEntryView(db, scope, reviewId);
+      return read.file(scope, view.myRole, row.itemId, row.answerId, fileId);
     },
   };
 }

@@ -2,8 +2,9 @@ import type { HistoryEvent, MarkerRole, Rubric } from '../../../shared/schemas/r
 import { STATEMENT_FILE_PREFIX } from '../../../shared/statement.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
+import { cleanForServing } from '../../lib/files/strip.js';
 import { buildZip } from '../../lib/files/zip.js';
-import type { ReviewsContext, Scope } from './context.js';
+import { MASKED, type ReviewsContext, type Scope } from './context.js';
 import * as repo from './reviews.repo.js';
 import { type AuditRow, historyView, seesAll } from './reviews.view.js';
 
@@ -54,9 +55,34 @@ const asAudit = (rows: Awaited<ReturnType<typeof repo.findHistory>>): AuditRow[]
 
 export function markingMaterial(ctx: ReviewsContext) {
   const { db, storage } = ctx;
+  /**
+   * A page's bytes without metadata, however old the page (strip.ts). One the library cannot
+   * read is not served at all: its bytes might name the student.
+   */
+  const pageBytes = async (f: {
+    storageKey: string;
+    mime: string;
+    strippedVersion: number | null;
+  }) => {
+    const clean = await cleanForServing(await storage.get(f.storageKey), f.mime, f.strippedVersion);
+    if (!clean) throw notFound('file');
+    return clean;
+  };
+  /** The id a page is shown by: its own to staff, a stand-in to markers (context.ts). */
+  const pageIdFor = (scope: Scope, role: MarkerRole, fileId: string) =>
+    role === 'staff' ? fileId : scope.maskId(MASKED.page, fileId);
   return {
-    /** The question, the answer's pages (named by place only) or text, and the rubric. */
-    async material(itemId: string, answerId: string | null, maxScore: number) {
+    /**
+     * The question, the answer's pages (named by place only, and by a stand-in id for a marker)
+     * or text, and the rubric.
+     */
+    async material(
+      scope: Scope,
+      role: MarkerRole,
+      itemId: string,
+      answerId: string | null,
+      maxScore: number,
+    ) {
       const question = await repo.findQuestion(db, itemId);
       if (!question) throw notFound('question');
       const answer = answerId ? await repo.findAnswerById(db, answerId) : undefined;
@@ -66,7 +92,14 @@ export function markingMaterial(ctx: ReviewsContext) {
       const pages = (answer?.fileIds ?? []).flatMap((id, i) => {
         const f = fileRows.get(id);
         return f
-          ? [{ _id: f.id, name: pageName(i, f.mime), mime: f.mime, size: Number(f.size) }]
+          ? [
+              {
+                _id: pageIdFor(scope, role, f.id),
+                name: pageName(i, f.mime),
+                mime: f.mime,
+                size: Number(f.size),
+              },
+            ]
           : [];
       });
       const submitted = answer?.submittedAnswer;
@@ -104,7 +137,7 @@ export function markingMaterial(ctx: ReviewsContext) {
         if (!f) continue;
         entries.push({
           name: pageName(i, f.mime),
-          data: await storage.get(f.storageKey),
+          data: await pageBytes(f),
           modifiedAt: NEUTRAL_ZIP_DATE,
         });
       }
@@ -115,11 +148,20 @@ export function markingMaterial(ctx: ReviewsContext) {
       };
     },
 
-    /** A page of the answer, or an image of the question's statement. */
-    async file(itemId: string, answerId: string | null, fileId: string) {
+    /** A page of the answer by the id `material` showed, or an image of the question's statement. */
+    async file(
+      scope: Scope,
+      role: MarkerRole,
+      itemId: string,
+      answerId: string | null,
+      shownId: string,
+    ) {
       const answer = answerId ? await repo.findAnswerById(db, answerId) : undefined;
       const question = await repo.findQuestion(db, itemId);
-      const pageIndex = answer?.fileIds.indexOf(fileId) ?? -1;
+      const pageIndex = (answer?.fileIds ?? []).findIndex(
+        (id) => pageIdFor(scope, role, id) === shownId,
+      );
+      const fileId = pageIndex >= 0 ? (answer?.fileIds[pageIndex] ?? shownId) : shownId;
       const inStatement =
         question !== undefined &&
         (question.imageFileId === fileId ||
@@ -132,7 +174,7 @@ export function markingMaterial(ctx: ReviewsContext) {
       return {
         name: pageIndex >= 0 ? pageName(pageIndex, f.mime) : `image${extensionOf(f.mime)}`,
         mime: f.mime,
-        data: await storage.get(f.storageKey),
+        data: pageIndex >= 0 ? await pageBytes(f) : await storage.get(f.storageKey),
       };
     },
 

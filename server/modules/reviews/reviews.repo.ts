@@ -56,17 +56,15 @@ export type MarkerPhaseRow = {
   is_reviewer: boolean;
   is_mediator: boolean;
   open_reviews: number;
-  open_mediations: number;
   open_appeals: number;
-  open_appeal_mediations: number;
 };
 
 /**
  * The phases (not deleted, nor their edition or exam) where the teacher grades or mediates a
  * question drawn into one of its tests, or holds marks of either round; with the marks they
- * still owe (entries still in marking and not appealed; remark appeals pending), and the
- * mediations waiting for them (an appeal's only if they marked that answer in neither round,
- * as the appeal mediation's rule says). Newest phase first.
+ * still owe (entries still in marking and not appealed; remark appeals pending). The
+ * mediations are counted apart (`findMediationsAskedOf`), by the rule of deciders.ts.
+ * Newest phase first.
  */
 export async function findMarkerPhases(db: Db, teacherId: string): Promise<MarkerPhaseRow[]> {
   const result = await db.execute(sql`
@@ -107,21 +105,10 @@ export async function findMarkerPhases(db: Db, teacherId: string): Promise<Marke
           and m.score is null and e.status = 'marking'
           and not exists (select 1 from ${reviewAppeals} a where a.entry_id = e.id))
         as open_reviews,
-      (select count(*)::int from ${reviewEntries} e join ${questions} q on q.id = e.item_id
-        where e.phase_id = p.id and e.status = 'needs_mediation'
-          and q.mediator_teacher_id = ${teacherId}
-          and not exists (select 1 from ${reviewAppeals} a where a.entry_id = e.id))
-        as open_mediations,
       (select count(*)::int from ${reviewMarks} m join ${reviewAppeals} a on a.id = m.parent_id
         where a.phase_id = p.id and m.round = 'appeal' and m.reviewer_id = ${teacherId}
           and m.score is null and a.kind = 'remark' and a.status = 'pending')
-        as open_appeals,
-      (select count(*)::int from ${reviewAppeals} a join ${questions} q on q.id = a.item_id
-        where a.phase_id = p.id and a.kind = 'remark' and a.status = 'needs_mediation'
-          and q.mediator_teacher_id = ${teacherId}
-          and not exists (select 1 from ${reviewMarks} m where m.reviewer_id = ${teacherId}
-            and (m.parent_id = a.id or m.parent_id = a.entry_id)))
-        as open_appeal_mediations
+        as open_appeals
     from per_phase pp
     join ${phases} p on p.id = pp.phase_id
     join ${editions} ed on ed.id = p.edition_id
@@ -129,6 +116,44 @@ export async function findMarkerPhases(db: Db, teacherId: string): Promise<Marke
     where p.deleted_at is null and ed.deleted_at is null and ex.deleted_at is null
     order by p.start_date desc, p.id`);
   return rowsOf<MarkerPhaseRow>(result);
+}
+
+/**
+ * The entries (not appealed) and remark appeals waiting for mediation on questions the teacher
+ * mediates, in phases not deleted: those they may be asked to decide, before deciders.ts says
+ * whether they may.
+ */
+export async function findMediationsAskedOf(db: Db, teacherId: string) {
+  const live = (phaseId: typeof reviewEntries.phaseId | typeof reviewAppeals.phaseId) =>
+    sql`exists (select 1 from ${phases} p join ${editions} ed on ed.id = p.edition_id
+      join ${exams} ex on ex.id = ed.exam_id where p.id = ${phaseId} and p.deleted_at is null
+      and ed.deleted_at is null and ex.deleted_at is null)`;
+  const mediates = (itemId: typeof reviewEntries.itemId | typeof reviewAppeals.itemId) =>
+    sql`exists (select 1 from ${questions} q where q.id = ${itemId}
+      and q.mediator_teacher_id = ${teacherId})`;
+  const entries = await db
+    .select()
+    .from(reviewEntries)
+    .where(
+      and(
+        eq(reviewEntries.status, 'needs_mediation'),
+        mediates(reviewEntries.itemId),
+        sql`not exists (select 1 from ${reviewAppeals} a where a.entry_id = ${reviewEntries.id})`,
+        live(reviewEntries.phaseId),
+      ),
+    );
+  const appeals = await db
+    .select()
+    .from(reviewAppeals)
+    .where(
+      and(
+        eq(reviewAppeals.status, 'needs_mediation'),
+        eq(reviewAppeals.kind, 'remark'),
+        mediates(reviewAppeals.itemId),
+        live(reviewAppeals.phaseId),
+      ),
+    );
+  return { entries, appeals };
 }
 
 /** The question's current mediator (null: none, or not a question). */
@@ -397,6 +422,14 @@ function listConditions(
     table === reviewEntries
       ? sql`${reviewEntries.finalBy} = 'mediator'`
       : sql`${reviewAppeals.mediatorScore} is not null`;
+  // An appeal short of re-markers waits for a decision as one whose marks differ (deciders.ts
+  // `lacksMarkers`, here in SQL for the list's paging).
+  const waitsForDecision =
+    table === reviewAppeals
+      ? sql`(${reviewAppeals.status} = 'needs_mediation' or (${reviewAppeals.status} = 'pending'
+          and (select count(*) from ${reviewMarks} m where m.parent_id = ${reviewAppeals.id}
+            and m.round = 'appeal') < 2))`
+      : sql`${reviewEntries.status} = 'needs_mediation'`;
   const conditions: SQL[] = [eq(table.phaseId, phaseId)];
   if (round === 'appeal') {
     conditions.push(
@@ -407,11 +440,11 @@ function listConditions(
   }
   switch (type) {
     case 'MEDIATION_ITEMS':
-      conditions.push(sql`(${table.status} = 'needs_mediation' or ${mediated})`);
+      conditions.push(sql`(${waitsForDecision} or ${mediated})`);
       if (!viewer.whole) conditions.push(mediates);
       break;
     case 'NEEDS_MEDIATION_ITEMS':
-      conditions.push(sql`${table.status} = 'needs_mediation'`);
+      conditions.push(waitsForDecision);
       if (!viewer.whole) conditions.push(mediates);
       break;
     case 'COMMITTEE_ITEMS':
@@ -433,15 +466,16 @@ export async function listEntries(
   type: string,
   viewer: { id: string; whole: boolean },
   where: ListWhere,
-  page: { limit: number; skip: number },
+  /** Without: every row (a list the service narrows further, deciders.ts). */
+  page?: { limit: number; skip: number },
 ): Promise<EntryRow[]> {
-  return db
+  const rows = db
     .select()
     .from(reviewEntries)
     .where(and(...listConditions(reviewEntries, 'review', phaseId, type, viewer, where)))
     .orderBy(asc(reviewEntries.testId), asc(reviewEntries.itemIndexInTest), asc(reviewEntries.code))
-    .limit(page.limit)
-    .offset(page.skip);
+    .$dynamic();
+  return page ? rows.limit(page.limit).offset(page.skip) : rows;
 }
 
 export async function countEntries(
@@ -464,15 +498,16 @@ export async function listAppeals(
   type: string,
   viewer: { id: string; whole: boolean },
   where: ListWhere,
-  page: { limit: number; skip: number },
+  /** Without: every row (a list the service narrows further, deciders.ts). */
+  page?: { limit: number; skip: number },
 ): Promise<AppealRow[]> {
-  return db
+  const rows = db
     .select()
     .from(reviewAppeals)
     .where(and(...listConditions(reviewAppeals, 'appeal', phaseId, type, viewer, where)))
     .orderBy(asc(reviewAppeals.testId), asc(reviewAppeals.itemIndexInTest), asc(reviewAppeals.code))
-    .limit(page.limit)
-    .offset(page.skip);
+    .$dynamic();
+  return page ? rows.limit(page.limit).offset(page.skip) : rows;
 }
 
 export async function countAppeals(

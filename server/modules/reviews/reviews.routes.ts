@@ -208,7 +208,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
         {
           schema: {
             tags: TAGS,
-            summary: 'The answer as response_{answerId}.zip',
+            summary: 'The answer as response_{code}.zip',
             description: 'Every page in order, named page-01.png, … (no names).',
             params: reviewParams,
             response: { 200: bytesSchema },

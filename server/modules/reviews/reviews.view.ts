@@ -6,6 +6,7 @@ import {
   type MarkerRole,
   type ReviewEntry,
 } from '../../../shared/schemas/reviews.js';
+import { lacksMarkers } from './deciders.js';
 import type { AppealRow, EntryRow, MarkRow } from './reviews.repo.js';
 
 // What a caller is shown of an entry or an appeal (blind marking, shared/schemas/reviews.ts):
@@ -137,6 +138,7 @@ export function appealView(
   const all = seesAll(role, marks, viewer.id);
   const mine = marks.find((m) => m.reviewerId === viewer.id);
   const maxScore = Number(row.maxScore);
+  const short = lacksMarkers(row, marks);
   return {
     _id: row.id,
     code: row.code,
@@ -164,12 +166,13 @@ export function appealView(
       outcome: all ? row.outcome : null,
       decisionNote: all ? row.decisionNote : null,
       resolvedAt: row.resolvedAt?.toISOString() ?? null,
+      waitsForMarkers: short,
     },
     reviewerScore: num(mine?.score),
     myRole: role,
     version: row.version,
     canMark: role === 'reviewer' && row.kind === 'remark' && row.status === 'pending',
-    canMediate: row.kind === 'remark' && decides && row.status === 'needs_mediation',
+    canMediate: row.kind === 'remark' && decides && (row.status === 'needs_mediation' || short),
     canDecide: viewer.manage && row.kind === 'committee' && row.status === 'pending',
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -20,7 +20,13 @@ import {
   type Scope,
   stale,
 } from './context.js';
-import { conflictedAmong, conflictOfInterest, decides, decidingOf } from './deciders.js';
+import {
+  conflictedAmong,
+  conflictOfInterest,
+  decides,
+  decidingOf,
+  lacksMarkers,
+} from './deciders.js';
 import * as repo from './reviews.repo.js';
 
 // The two rounds of marking, first marking (an entry) and an appeal's re-marking, follow one
@@ -137,8 +143,12 @@ export const APPEAL_ROUND: Round<repo.AppealRow, ContestationEntry> = {
   update: repo.updateAppeal,
   view: async (ctx, tx, scope, row) => (await ctx.appealsAsSeen(tx, scope, [row]))[0],
   markedByPeople: (row) => row.kind === 'remark',
-  awaits: async (_tx, row, stage) =>
-    row.status === (stage === 'marks' ? 'pending' : 'needs_mediation'),
+  // One short of re-markers waits for the admins' decision as one whose marks differ.
+  awaits: async (tx, row, stage) =>
+    stage === 'marks'
+      ? row.status === 'pending'
+      : row.status === 'needs_mediation' ||
+        lacksMarkers(row, (await repo.findMarks(tx, [row.id])).get(row.id) ?? []),
   waitsForMediator: { status: 'needs_mediation' },
   async decide(ctx, tx, scope, row, score, by) {
     const resolved = await ctx.resolveRemark(tx, row, scope, score, by.actorId, by.at);

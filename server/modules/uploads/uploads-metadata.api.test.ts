@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadResult } from '../../../shared/schemas/uploads.js';
 import { files } from '../../db/schema.js';
 import { createStorage } from '../../lib/files/storage.js';
+import { STRIP_VERSION } from '../../lib/files/strip.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import {
   brokenJpeg,
@@ -72,6 +73,8 @@ async function roundTrip(n: number, part: Part): Promise<Buffer> {
   if (!row) throw new Error('no file row');
   expect(await createStorage(t.config).get(row.storageKey)).toEqual(served);
   expect(row.size).toBe(served.length);
+  // Marked as stripped, so marking serves the bytes as they are, not encoded again.
+  expect(row.strippedVersion).toBe(STRIP_VERSION);
   expect(row.sha256).toBe(createHash('sha256').update(served).digest('hex'));
   return served;
 }

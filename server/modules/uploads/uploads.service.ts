@@ -20,7 +20,7 @@ import { detectFileType } from '../../lib/files/detect.js';
 import { cleanFileName } from '../../lib/files/names.js';
 import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
-import { stripMetadata } from '../../lib/files/strip.js';
+import { STRIP_VERSION, stripMetadata } from '../../lib/files/strip.js';
 import { buildZip } from '../../lib/files/zip.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { holdRegistration } from '../exams/index.js';
@@ -272,6 +272,7 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
               sha256: createHash('sha256').update(f.data).digest('hex'),
               ownerId: actor.id,
               originalName: cleanFileName(f.upload.filename, PAGE_NAME_FALLBACK),
+              strippedVersion: STRIP_VERSION,
             })),
           );
           const isStaffEntry = scope.role === 'manager';

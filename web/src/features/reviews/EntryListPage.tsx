@@ -121,8 +121,10 @@ function EntryList({ ids, kind, scope }: { ids: PhaseIds; kind: EntryKind; scope
         ) : (
           <Chip
             size="small"
-            color={APPEAL_COLOR[e.appealInfo.status]}
-            label={t(`reviews.appealStatus.${e.appealInfo.status}`)}
+            color={e.appealInfo.waitsForMarkers ? 'error' : APPEAL_COLOR[e.appealInfo.status]}
+            label={t(
+              `reviews.appealStatus.${e.appealInfo.waitsForMarkers ? 'waits_for_markers' : e.appealInfo.status}`,
+            )}
           />
         ),
     },

@@ -235,7 +235,7 @@ function EntryScreen({ ids, kind, type, detail, isRefreshing, onReload }: Screen
             ids={ids}
             kind={kind}
             reviewId={entry._id}
-            answerId={entry.answerId}
+            code={entry.code}
             pages={answer.pages}
             text={answer.text}
             submitted={'submittedAnswer' in answer ? submittedText(answer.submittedAnswer) : null}

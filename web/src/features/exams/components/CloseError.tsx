@@ -36,6 +36,7 @@ export function CloseError({ error, isAccepting = false, onAcceptChange }: Props
         ['mediations', open.mediations],
         ['appeals', open.appeals],
         ['appealMediations', open.appealMediations],
+        ['appealsWithoutMarkers', open.appealsWithoutMarkers],
         ['unmarkedAnswers', open.unmarkedAnswers],
       ] as const
     ).filter(([, count]) => count > 0);

@@ -4,7 +4,7 @@ import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import type { EntryKind } from '../paths.js';
 import { entryPath } from './paths.js';
 
-/** GET P/reviews/{reviewId}/answer (or appeals): every page as `response_{answerId}.zip`. */
+/** GET P/reviews/{reviewId}/answer (or appeals): every page as `response_{code}.zip`. */
 export const getAnswerZip = (ids: PhaseIds, kind: EntryKind, reviewId: string) =>
   apiBlob(`${entryPath(ids, kind, reviewId)}/answer`);
 

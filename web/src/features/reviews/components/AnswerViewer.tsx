@@ -29,7 +29,8 @@ type Props = {
   ids: PhaseIds;
   kind: EntryKind;
   reviewId: string;
-  answerId: string;
+  /** The answer's anonymous code: the zip is named by it, as the server names it. */
+  code: string;
   pages: ReviewPage[];
   /** An online open item's typed answer. */
   text: string | null;
@@ -44,7 +45,7 @@ export const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3] as const;
  * sideways), a PDF in the browser's own viewer, or the typed text; and every page as a zip.
  * Shortcuts: + and − zoom, 0 fits the width, r turns the page, 1…9 choose a page.
  */
-export function AnswerViewer({ ids, kind, reviewId, answerId, pages, text, submitted }: Props) {
+export function AnswerViewer({ ids, kind, reviewId, code, pages, text, submitted }: Props) {
   const { t } = useTranslation();
   const { notify } = useSnackbar();
   const [index, setIndex] = useState(0);
@@ -81,7 +82,7 @@ export function AnswerViewer({ ids, kind, reviewId, answerId, pages, text, submi
 
   const handleDownload = async () => {
     try {
-      saveBlob(await getAnswerZip(ids, kind, reviewId), `response_${answerId}.zip`);
+      saveBlob(await getAnswerZip(ids, kind, reviewId), `response_${code}.zip`);
     } catch {
       notify('msg_download_failed', 'error');
     }

@@ -1,0 +1,7 @@
+CREATE TABLE "server_keys" (
+	"name" text PRIMARY KEY NOT NULL,
+	"secret" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "files" ADD COLUMN "stripped_version" integer;
