@@ -103,6 +103,12 @@ if (process.argv[2] === 'exam-day') {
   process.exit(await examDayCli(process.argv.slice(3)));
 }
 
+// first-load drives the system Chromium through the real server and takes its own options.
+if (process.argv[2] === 'first-load') {
+  const { firstLoadCli } = await import('./first-load.js');
+  process.exit(await firstLoadCli(process.argv.slice(3)));
+}
+
 // fuzz sends thousands of hostile requests per operation and takes its own options.
 if (process.argv[2] === 'fuzz') {
   const { fuzzCli } = await import('./fuzz.js');
@@ -120,7 +126,7 @@ const name = positionals[0] ?? 'api-baseline';
 const bench = BENCHMARKS[name];
 if (!bench) {
   console.error(
-    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'fuzz', 'rankings', 'export', 'diplomas'].join(', ')}`,
+    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'first-load', 'fuzz', 'rankings', 'export', 'diplomas'].join(', ')}`,
   );
   process.exit(2);
 }

@@ -11,7 +11,7 @@ import { buildTestApp } from '../server/test/app.js';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM_PATH);
 // PODIUM_WEB_DIST lets parallel runs use their own build of the web app.
-const WEB_DIST = path.resolve(process.env.PODIUM_WEB_DIST ?? 'web/dist');
+export const WEB_DIST = path.resolve(process.env.PODIUM_WEB_DIST ?? 'web/dist');
 /** Where the journeys' pictures go (e2e/failure-shots.ts puts a failed test's under failed/). */
 export const SCREENSHOTS = path.resolve('e2e/screenshots');
 
@@ -35,15 +35,16 @@ export type Podium = {
 
 /**
  * A real Podium server on a fresh database, serving the built web app on a free port; `env`
- * adds settings (e.g. an SMTP server, an OpenID provider).
+ * adds settings (e.g. an SMTP server, an OpenID provider); `webDist` serves another build (a
+ * release deployed while the server runs).
  */
 export async function startPodium(
-  options: { env?: NodeJS.ProcessEnv; port?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; port?: number; webDist?: string } = {},
 ): Promise<Podium> {
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error('web/dist is missing: run `npm run build:web` (npm test does it for you)');
   }
-  const t = await buildTestApp({ webDist: WEB_DIST, env: options.env });
+  const t = await buildTestApp({ webDist: options.webDist ?? WEB_DIST, env: options.env });
   await t.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');

@@ -45,7 +45,7 @@ export function chunksOf(manifest, roots) {
   return [...seen];
 }
 
-const FONT_URL = /url\(\s*["']?([^"')]+\.(?:woff2?|ttf|otf|eot))(?:[?#][^"')]*)?["']?\s*\)/g;
+export const FONT_URL = /url\(\s*["']?([^"')]+\.(?:woff2?|ttf|otf|eot))(?:[?#][^"')]*)?["']?\s*\)/g;
 
 /** Brotli size of each JS and CSS file of `roots`, the fonts their CSS names, and what is wrong. */
 export function measure(manifest, dist, roots = STUDENT_PATH, budgets = BUDGETS) {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { offlineFiles } from '../scripts/offline-files.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
@@ -23,9 +25,43 @@ function woff2Only(): Plugin {
   };
 }
 
+/** Where this build writes (`--outDir` may move it): the precache list is read from there. */
+let outDir = path.resolve(here, 'dist');
+const rememberOutDir: Plugin = {
+  name: 'podium-out-dir',
+  apply: 'build',
+  configResolved(config) {
+    outDir = path.resolve(config.root, config.build.outDir);
+  },
+};
+
 export default defineConfig({
   root: here,
-  plugins: [woff2Only(), react()],
+  plugins: [
+    woff2Only(),
+    react(),
+    rememberOutDir,
+    // The service worker (src/sw.ts) keeps the student's path on the device; the page registers
+    // it itself (lib/offline-app.ts), and the app needs no install prompt or icons.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        globPatterns: ['**/*.{html,js,css,json,woff2}'],
+        globIgnores: ['.vite/**'],
+        // Only what a student's device opens: staff screens never reach it unasked.
+        manifestTransforms: [
+          (entries) => {
+            const keep = offlineFiles(outDir);
+            return { manifest: entries.filter((e) => keep.has(e.url)), warnings: [] };
+          },
+        ],
+      },
+    }),
+  ],
   build: {
     outDir: path.resolve(here, 'dist'),
     emptyOutDir: true,

@@ -1,8 +1,10 @@
 import Assessment from '@mui/icons-material/Assessment';
 import CloudUpload from '@mui/icons-material/CloudUpload';
 import EmojiEvents from '@mui/icons-material/EmojiEvents';
+import NetworkCheck from '@mui/icons-material/NetworkCheck';
 import PlayArrow from '@mui/icons-material/PlayArrow';
 import {
+  Alert,
   Box,
   Button,
   Card,
@@ -18,6 +20,7 @@ import { Link } from 'react-router';
 import type { MyTest, MyTestState } from '../../../../shared/schemas/player.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
 import { ScoreSummary } from '../../components/ScoreSummary.js';
+import { useOfflineApp } from '../../lib/offline-app.js';
 import { useMyTests } from './api/get-my-tests.js';
 import { formatWindow, testTitle } from './lib/title.js';
 
@@ -41,10 +44,18 @@ function stateChip(test: MyTest): { key: string; color: ChipProps['color'] } {
   return { key: `myTests.state.${test.state}`, color: STATE_COLOR[test.state] };
 }
 
-/** /tests: the student's tests with their state, the way in, and the score once known. */
+/** An online test still to take: the connection check is worth running before it. */
+const isAhead = (test: MyTest) =>
+  test.type !== 'hybrid' && (test.state === 'upcoming' || test.state === 'open');
+
+/**
+ * /tests: the student's tests with their state, the way in, and the score once known. Opening
+ * it saves the exam app on the device (lib/offline-app.ts), ready for the test.
+ */
 export function MyTestsPage() {
   const { t } = useTranslation();
   const tests = useMyTests();
+  useOfflineApp();
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Box>
@@ -59,6 +70,20 @@ export function MyTestsPage() {
         </Button>
       </Box>
       <QueryStatus query={tests} empty={t('myTests.none')} />
+      {tests.data?.some(isAhead) && (
+        <Alert
+          severity="info"
+          icon={<NetworkCheck />}
+          data-testid="suggest-connection-check"
+          action={
+            <Button component={Link} to="/verificare-conexiune" color="inherit" size="small">
+              {t('myTests.check.link')}
+            </Button>
+          }
+        >
+          {t('myTests.check.text')}
+        </Alert>
+      )}
       <Grid container spacing={2}>
         {tests.data?.map((test) => (
           <Grid key={test.testId} size={{ xs: 12, md: 6 }}>

@@ -5,6 +5,7 @@ import { ApiError, getSession } from '../../api/client.js';
 import { LoadingScreen } from '../../components/LoadingScreen.js';
 import { mayEnter } from '../../lib/access.js';
 import { useAuth, WHOAMI_KEY } from '../../lib/auth.js';
+import { useAttemptHold, useOfflineApp } from '../../lib/offline-app.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { LoadErrorDialog } from './components/PlayerDialogs.js';
 import { PlayerScreen } from './components/PlayerScreen.js';
@@ -25,6 +26,11 @@ export function TestPlayerPage() {
   const queryClient = useQueryClient();
   /** The student let in last: a repeated sign-in check must not tear down a running test. */
   const admitted = useRef<string | undefined>(undefined);
+  // A new release waits while this page is open (lib/offline-app.ts): from its first render,
+  // before the attempt is even loaded, to the student's leaving it, the score read. A reload
+  // during the attempt thus comes back to the same release, and nothing reloads the page.
+  useAttemptHold();
+  useOfflineApp();
   if (status === 'checking') {
     return admitted.current ? (
       <Player testId={testId} userId={admitted.current} />

@@ -18,6 +18,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { API_BASE } from '../../../api/client.js';
+import { useOfflineApp } from '../../../lib/offline-app.js';
 import { checkIndexedDb } from '../lib/idb.js';
 import {
   clockLevel,
@@ -27,6 +28,7 @@ import {
   offsetFromDateHeader,
   verdictOf,
 } from './connection-check.js';
+import { OfflineAppCheck } from './OfflineAppCheck.js';
 
 const PINGS = 10;
 const PING_TIMEOUT_MS = 5000;
@@ -114,6 +116,7 @@ export function ConnectionCheckPage() {
   const [report, setReport] = useState<Report>();
   const [running, setRunning] = useState(false);
   const alive = useRef(true);
+  useOfflineApp();
 
   const run = useCallback(async () => {
     setRunning(true);
@@ -187,6 +190,7 @@ export function ConnectionCheckPage() {
           </Typography>
         )}
       </Box>
+      <OfflineAppCheck />
     </Paper>
   );
 }
