@@ -1221,7 +1221,7 @@ export interface paths {
         put?: never;
         /**
          * Apply the stored rules
-         * @description Writes admitted/rejected and prizes where they differ, audited. 409 RULES_OUTCOME_CHANGED (run the dry run again), RESULTS_INCOMPLETE, PHASE_CLOSED; 400 CLIENT_ERROR `{rules:['required']}` without rules.
+         * @description Writes admitted/rejected and prizes where they differ, audited. 409 RULES_OUTCOME_CHANGED (run the dry run again), RESULTS_INCOMPLETE, PHASE_CLOSED; 400 CLIENT_ERROR `{rules:['required']}` without rules; 409 SECTOR_MISSING (`details.students`) when the rules count Bucharest's sectors and some Bucharest participants have none, unless `acceptMissingSectors: true`.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -1268,6 +1268,50 @@ export interface paths {
          *     Bearer token of student (an account that is registered and active, or an admin).
          */
         get: operations["getMyRankings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ranking-service/rules/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The olympiad rule sets to start from
+         * @description Each with its name and what it does in Romanian and English, and its rules (the body `PUT …/rules` takes). Staff.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getRulesPresets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ranking-service/rules/presets/{presetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One olympiad rule set
+         * @description 404 NOT_FOUND for an id not in the list. Staff.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getRulesPreset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1900,7 +1944,7 @@ export interface paths {
         get: operations["getExamEditionPhaseAppeal"];
         /**
          * An appeal reviewer's mark
-         * @description By teachers of the question who did not mark the answer the first time. The result is final and may be lower; under the phase's appealMinChange it keeps the original.
+         * @description By teachers of the question who did not mark the answer the first time. The result is final and may be lower; under the phase's appealMinPoints it keeps the original.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -2934,7 +2978,7 @@ export interface components {
                  * @description What went wrong (SPEC.md §8); clients translate it, never the message.
                  * @enum {string}
                  */
-                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "CONFLICT_OF_INTEREST" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "DATABASE_UNAVAILABLE" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL";
+                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "SECTOR_MISSING" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "CONFLICT_OF_INTEREST" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "DATABASE_UNAVAILABLE" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL";
                 /** @description VALIDATION_FAILED: a list of `{ code, path }`, `code` a field code (required, too_short, too_long, invalid, invalid_email, invalid_date, not_number, not_positive, presence, teacher_not_found, code_exists, test_grade_duplicate, password_too_short, password_too_common, invalid_characters, url_not_https, formula_too_deep, formula_too_long, score_sum, out_of_range, not_in_step, conflict) and `path` where in the request; CLIENT_ERROR and TEACHER_CODE_NOT_FOUND: `{ field: [code] }`; other codes say in their description when they carry details (failed items, rejected files, a reason). */
                 details?: unknown;
                 /** @description A short English note for logs, not for people. */
@@ -7693,7 +7737,7 @@ export interface operations {
                      *         "allPublished": true,
                      *         "mediationThreshold": 1,
                      *         "markStep": 1,
-                     *         "appealMinChange": 1,
+                     *         "appealMinPoints": 1,
                      *         "appealStartDate": "text",
                      *         "appealEndDate": "text",
                      *         "closedAt": "text",
@@ -7705,7 +7749,7 @@ export interface operations {
                         _id: string;
                         allPublished?: boolean;
                         appealEndDate?: string | null;
-                        appealMinChange?: number;
+                        appealMinPoints?: number;
                         appealStartDate?: string | null;
                         closedAt?: string | null;
                         createdAt?: string;
@@ -7848,7 +7892,7 @@ export interface operations {
                  *       "registrationOpen": true,
                  *       "mediationThreshold": 0,
                  *       "markStep": 0.01,
-                 *       "appealMinChange": 0,
+                 *       "appealMinPoints": 0,
                  *       "appealStartDate": "2026-03-14T09:00:00.000Z",
                  *       "appealEndDate": "2026-03-14T09:00:00.000Z"
                  *     }
@@ -7856,7 +7900,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     appealEndDate?: string | null;
-                    appealMinChange?: number;
+                    appealMinPoints?: number;
                     /** Format: date-time */
                     appealStartDate?: string | null;
                     /** Format: date-time */
@@ -7894,7 +7938,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -7905,7 +7949,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -8103,7 +8147,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -8114,7 +8158,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -8259,7 +8303,7 @@ export interface operations {
                  *       "registrationOpen": true,
                  *       "mediationThreshold": 0,
                  *       "markStep": 0.01,
-                 *       "appealMinChange": 0,
+                 *       "appealMinPoints": 0,
                  *       "appealStartDate": "2026-03-14T09:00:00.000Z",
                  *       "appealEndDate": "2026-03-14T09:00:00.000Z"
                  *     }
@@ -8267,7 +8311,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     appealEndDate?: string | null;
-                    appealMinChange?: number;
+                    appealMinPoints?: number;
                     /** Format: date-time */
                     appealStartDate?: string | null;
                     /** Format: date-time */
@@ -8305,7 +8349,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -8316,7 +8360,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -8520,7 +8564,7 @@ export interface operations {
                  *       "registrationOpen": true,
                  *       "mediationThreshold": 0,
                  *       "markStep": 0.01,
-                 *       "appealMinChange": 0,
+                 *       "appealMinPoints": 0,
                  *       "appealStartDate": "2026-03-14T09:00:00.000Z",
                  *       "appealEndDate": "2026-03-14T09:00:00.000Z"
                  *     }
@@ -8528,7 +8572,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     appealEndDate?: string | null;
-                    appealMinChange?: number;
+                    appealMinPoints?: number;
                     /** Format: date-time */
                     appealStartDate?: string | null;
                     /** Format: date-time */
@@ -8566,7 +8610,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -8577,7 +8621,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -8816,7 +8860,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -8829,7 +8873,7 @@ export interface operations {
                         advancedCount: number;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -9045,7 +9089,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -9056,7 +9100,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -11549,7 +11593,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -11560,7 +11604,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -13702,7 +13746,8 @@ export interface operations {
                      *         ],
                      *         "extraPlaces": 0,
                      *         "unusedCountyPlacesToExtra": true,
-                     *         "tiesAtCut": "all"
+                     *         "tiesAtCut": "all",
+                     *         "sectorsAsCounties": false
                      *       },
                      *       "awards": {
                      *         "minTotal": 0,
@@ -13741,6 +13786,8 @@ export interface operations {
                             extraPlaces: number;
                             minTotal: number | null;
                             placesPerCounty: number;
+                            /** @default false */
+                            sectorsAsCounties: boolean;
                             /** @enum {string} */
                             tiesAtCut: "all" | "none";
                             unusedCountyPlacesToExtra: boolean;
@@ -13881,7 +13928,8 @@ export interface operations {
                  *         ],
                  *         "extraPlaces": 0,
                  *         "unusedCountyPlacesToExtra": true,
-                 *         "tiesAtCut": "all"
+                 *         "tiesAtCut": "all",
+                 *         "sectorsAsCounties": false
                  *       },
                  *       "awards": {
                  *         "minTotal": 0,
@@ -13920,6 +13968,8 @@ export interface operations {
                         extraPlaces: number;
                         minTotal: number | null;
                         placesPerCounty: number;
+                        /** @default false */
+                        sectorsAsCounties?: boolean;
                         /** @enum {string} */
                         tiesAtCut: "all" | "none";
                         unusedCountyPlacesToExtra: boolean;
@@ -13951,7 +14001,8 @@ export interface operations {
                      *         ],
                      *         "extraPlaces": 0,
                      *         "unusedCountyPlacesToExtra": true,
-                     *         "tiesAtCut": "all"
+                     *         "tiesAtCut": "all",
+                     *         "sectorsAsCounties": false
                      *       },
                      *       "awards": {
                      *         "minTotal": 0,
@@ -13990,6 +14041,8 @@ export interface operations {
                             extraPlaces: number;
                             minTotal: number | null;
                             placesPerCounty: number;
+                            /** @default false */
+                            sectorsAsCounties: boolean;
                             /** @enum {string} */
                             tiesAtCut: "all" | "none";
                             unusedCountyPlacesToExtra: boolean;
@@ -14176,10 +14229,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "fingerprint": "text"
+                 *       "fingerprint": "text",
+                 *       "acceptMissingSectors": true
                  *     }
                  */
                 "application/json": {
+                    acceptMissingSectors?: boolean;
                     fingerprint: string;
                 };
             };
@@ -14289,7 +14344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: RULES_OUTCOME_CHANGED, RESULTS_INCOMPLETE, PHASE_CLOSED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: RULES_OUTCOME_CHANGED, RESULTS_INCOMPLETE, PHASE_CLOSED, SECTOR_MISSING. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14400,7 +14455,8 @@ export interface operations {
                  *           ],
                  *           "extraPlaces": 0,
                  *           "unusedCountyPlacesToExtra": true,
-                 *           "tiesAtCut": "all"
+                 *           "tiesAtCut": "all",
+                 *           "sectorsAsCounties": false
                  *         },
                  *         "awards": {
                  *           "minTotal": 0,
@@ -14441,6 +14497,8 @@ export interface operations {
                             extraPlaces: number;
                             minTotal: number | null;
                             placesPerCounty: number;
+                            /** @default false */
+                            sectorsAsCounties?: boolean;
                             /** @enum {string} */
                             tiesAtCut: "all" | "none";
                             unusedCountyPlacesToExtra: boolean;
@@ -14474,7 +14532,8 @@ export interface operations {
                      *           ],
                      *           "extraPlaces": 0,
                      *           "unusedCountyPlacesToExtra": true,
-                     *           "tiesAtCut": "all"
+                     *           "tiesAtCut": "all",
+                     *           "sectorsAsCounties": false
                      *         },
                      *         "awards": {
                      *           "minTotal": 0,
@@ -14521,6 +14580,7 @@ export interface operations {
                      *           "familyName": "Popescu",
                      *           "givenName": "Ana",
                      *           "studentCounty": "Cluj",
+                     *           "studentSector": 1,
                      *           "studentGrade": 1,
                      *           "rank": 1,
                      *           "total": 1,
@@ -14535,6 +14595,7 @@ export interface operations {
                      *           "familyName": "Popescu",
                      *           "givenName": "Ana",
                      *           "studentCounty": "Cluj",
+                     *           "studentSector": 1,
                      *           "studentGrade": 1,
                      *           "rank": 1,
                      *           "total": 1,
@@ -14549,6 +14610,7 @@ export interface operations {
                      *           "familyName": "Popescu",
                      *           "givenName": "Ana",
                      *           "studentCounty": "Cluj",
+                     *           "studentSector": 1,
                      *           "studentGrade": 1,
                      *           "rank": 1,
                      *           "total": 1,
@@ -14559,6 +14621,21 @@ export interface operations {
                      *         }
                      *       ],
                      *       "changeCount": 1,
+                     *       "missingSectors": [
+                     *         {
+                     *           "studentId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "familyName": "Popescu",
+                     *           "givenName": "Ana",
+                     *           "studentCounty": "Cluj",
+                     *           "studentSector": 1,
+                     *           "studentGrade": 1,
+                     *           "rank": 1,
+                     *           "total": 1,
+                     *           "admitted": true,
+                     *           "qualifiedBy": "county",
+                     *           "prize": "first"
+                     *         }
+                     *       ],
                      *       "truncated": true
                      *     }
                      */
@@ -14575,6 +14652,7 @@ export interface operations {
                             studentCounty: string | null;
                             studentGrade: number | null;
                             studentId: string;
+                            studentSector: number | null;
                             total: number | null;
                         }[];
                         awaitingItems: number;
@@ -14590,6 +14668,7 @@ export interface operations {
                             studentCounty: string | null;
                             studentGrade: number | null;
                             studentId: string;
+                            studentSector: number | null;
                             total: number | null;
                         }[];
                         canApply: boolean;
@@ -14609,6 +14688,7 @@ export interface operations {
                             studentCounty: string | null;
                             studentGrade: number | null;
                             studentId: string;
+                            studentSector: number | null;
                             total: number | null;
                         }[];
                         fingerprint: string;
@@ -14631,6 +14711,21 @@ export interface operations {
                             ranked: number;
                         }[];
                         isStoredRules: boolean;
+                        missingSectors: {
+                            admitted: boolean | null;
+                            familyName: string | null;
+                            givenName: string | null;
+                            /** @enum {string|null} */
+                            prize: "first" | "second" | "third" | "mention" | null;
+                            /** @enum {string|null} */
+                            qualifiedBy: "county" | "extra" | null;
+                            rank: number | null;
+                            studentCounty: string | null;
+                            studentGrade: number | null;
+                            studentId: string;
+                            studentSector: number | null;
+                            total: number | null;
+                        }[];
                         /** @enum {string} */
                         phaseState: "open" | "closed";
                         rules: {
@@ -14657,6 +14752,8 @@ export interface operations {
                                 extraPlaces: number;
                                 minTotal: number | null;
                                 placesPerCounty: number;
+                                /** @default false */
+                                sectorsAsCounties: boolean;
                                 /** @enum {string} */
                                 tiesAtCut: "all" | "none";
                                 unusedCountyPlacesToExtra: boolean;
@@ -14932,6 +15029,400 @@ export interface operations {
                      *         "statusCode": 403,
                      *         "code": "OPERATION_NOT_PERMITTED",
                      *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRulesPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "county_to_national",
+                     *         "name": {
+                     *           "ro": "text",
+                     *           "en": "text"
+                     *         },
+                     *         "description": {
+                     *           "ro": "text",
+                     *           "en": "text"
+                     *         },
+                     *         "rules": {
+                     *           "tieBreak": "none",
+                     *           "publication": "none",
+                     *           "qualification": {
+                     *             "minTotal": 0,
+                     *             "placesPerCounty": 0,
+                     *             "countyPlaces": [
+                     *               {
+                     *                 "county": "Alba",
+                     *                 "places": 0
+                     *               }
+                     *             ],
+                     *             "extraPlaces": 0,
+                     *             "unusedCountyPlacesToExtra": true,
+                     *             "tiesAtCut": "all",
+                     *             "sectorsAsCounties": false
+                     *           },
+                     *           "awards": {
+                     *             "minTotal": 0,
+                     *             "levels": [
+                     *               {
+                     *                 "prize": "first",
+                     *                 "method": "count",
+                     *                 "value": 0
+                     *               }
+                     *             ],
+                     *             "tiesAtCut": "all"
+                     *           }
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        description: {
+                            en: string;
+                            ro: string;
+                        };
+                        /** @enum {string} */
+                        id: "county_to_national" | "national_prizes";
+                        name: {
+                            en: string;
+                            ro: string;
+                        };
+                        rules: {
+                            awards: {
+                                levels: {
+                                    /** @enum {string} */
+                                    method: "count" | "share" | "threshold";
+                                    /** @enum {string} */
+                                    prize: "first" | "second" | "third" | "mention";
+                                    value: number;
+                                }[];
+                                minTotal: number | null;
+                                /** @enum {string} */
+                                tiesAtCut: "all" | "none";
+                            } | null;
+                            /** @enum {string} */
+                            publication: "none" | "names" | "initials" | "codes";
+                            qualification: {
+                                countyPlaces: {
+                                    /** @enum {string} */
+                                    county: "Alba" | "Arad" | "Argeș" | "Bacău" | "Bihor" | "Bistrița-Năsăud" | "Botoșani" | "Brașov" | "Brăila" | "Buzău" | "Caraș-Severin" | "Călărași" | "Cluj" | "Constanța" | "Covasna" | "Dâmbovița" | "Dolj" | "Galați" | "Giurgiu" | "Gorj" | "Harghita" | "Hunedoara" | "Ialomița" | "Iași" | "Ilfov" | "Maramureș" | "Mehedinți" | "Mureș" | "Neamț" | "Olt" | "Prahova" | "Satu Mare" | "Sălaj" | "Sibiu" | "Suceava" | "Teleorman" | "Timiș" | "Tulcea" | "Vaslui" | "Vâlcea" | "Vrancea" | "București";
+                                    places: number;
+                                }[];
+                                extraPlaces: number;
+                                minTotal: number | null;
+                                placesPerCounty: number;
+                                /** @default false */
+                                sectorsAsCounties: boolean;
+                                /** @enum {string} */
+                                tiesAtCut: "all" | "none";
+                                unusedCountyPlacesToExtra: boolean;
+                            } | null;
+                            /** @enum {string} */
+                            tieBreak: "none" | "items_from_last";
+                        };
+                    }[];
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRulesPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                presetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "county_to_national",
+                     *       "name": {
+                     *         "ro": "text",
+                     *         "en": "text"
+                     *       },
+                     *       "description": {
+                     *         "ro": "text",
+                     *         "en": "text"
+                     *       },
+                     *       "rules": {
+                     *         "tieBreak": "none",
+                     *         "publication": "none",
+                     *         "qualification": {
+                     *           "minTotal": 0,
+                     *           "placesPerCounty": 0,
+                     *           "countyPlaces": [
+                     *             {
+                     *               "county": "Alba",
+                     *               "places": 0
+                     *             }
+                     *           ],
+                     *           "extraPlaces": 0,
+                     *           "unusedCountyPlacesToExtra": true,
+                     *           "tiesAtCut": "all",
+                     *           "sectorsAsCounties": false
+                     *         },
+                     *         "awards": {
+                     *           "minTotal": 0,
+                     *           "levels": [
+                     *             {
+                     *               "prize": "first",
+                     *               "method": "count",
+                     *               "value": 0
+                     *             }
+                     *           ],
+                     *           "tiesAtCut": "all"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        description: {
+                            en: string;
+                            ro: string;
+                        };
+                        /** @enum {string} */
+                        id: "county_to_national" | "national_prizes";
+                        name: {
+                            en: string;
+                            ro: string;
+                        };
+                        rules: {
+                            awards: {
+                                levels: {
+                                    /** @enum {string} */
+                                    method: "count" | "share" | "threshold";
+                                    /** @enum {string} */
+                                    prize: "first" | "second" | "third" | "mention";
+                                    value: number;
+                                }[];
+                                minTotal: number | null;
+                                /** @enum {string} */
+                                tiesAtCut: "all" | "none";
+                            } | null;
+                            /** @enum {string} */
+                            publication: "none" | "names" | "initials" | "codes";
+                            qualification: {
+                                countyPlaces: {
+                                    /** @enum {string} */
+                                    county: "Alba" | "Arad" | "Argeș" | "Bacău" | "Bihor" | "Bistrița-Năsăud" | "Botoșani" | "Brașov" | "Brăila" | "Buzău" | "Caraș-Severin" | "Călărași" | "Cluj" | "Constanța" | "Covasna" | "Dâmbovița" | "Dolj" | "Galați" | "Giurgiu" | "Gorj" | "Harghita" | "Hunedoara" | "Ialomița" | "Iași" | "Ilfov" | "Maramureș" | "Mehedinți" | "Mureș" | "Neamț" | "Olt" | "Prahova" | "Satu Mare" | "Sălaj" | "Sibiu" | "Suceava" | "Teleorman" | "Timiș" | "Tulcea" | "Vaslui" | "Vâlcea" | "Vrancea" | "București";
+                                    places: number;
+                                }[];
+                                extraPlaces: number;
+                                minTotal: number | null;
+                                placesPerCounty: number;
+                                /** @default false */
+                                sectorsAsCounties: boolean;
+                                /** @enum {string} */
+                                tiesAtCut: "all" | "none";
+                                unusedCountyPlacesToExtra: boolean;
+                            } | null;
+                            /** @enum {string} */
+                            tieBreak: "none" | "items_from_last";
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
                      *       }
                      *     }
                      */
