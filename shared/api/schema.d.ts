@@ -3943,6 +3943,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -3977,6 +3978,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -4723,6 +4725,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -4757,6 +4760,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -29642,7 +29646,7 @@ export interface operations {
                 /** @description A competition id: only its students, for its admin and staff teachers (404 otherwise). */
                 examAdmin?: string;
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`, `include`. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. `include`: `"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each student's enrolments. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`, `include`. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `bucharestSector` (number, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. `include`: `"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each student's enrolments. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"email":{"like":"a%","options":"i"}},"order":"familyName ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -29679,6 +29683,7 @@ export interface operations {
                      *         "registered": true,
                      *         "emailConfirmed": true,
                      *         "county": "Cluj",
+                     *         "bucharestSector": 1,
                      *         "country": "România",
                      *         "city": "Cluj-Napoca",
                      *         "school": "Colegiul Național „Emil Racoviță”",
@@ -29716,6 +29721,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id?: string;
+                        bucharestSector?: number | null;
                         city?: string | null;
                         country?: string | null;
                         county?: string | null;
@@ -29996,7 +30002,7 @@ export interface operations {
                 /** @description A competition id: only its students, for its admin and staff teachers (404 otherwise). */
                 examAdmin?: string;
                 /**
-                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `bucharestSector` (number, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"email":{"like":"a%","options":"i"}}
                  */
                 where?: string;
@@ -30111,7 +30117,7 @@ export interface operations {
                 /** @description A competition id: only its students, for its admin and staff teachers (404 otherwise). */
                 examAdmin?: string;
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`, `include`. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. `include`: `"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each student's enrolments. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`, `include`. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `bucharestSector` (number, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. `include`: `"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each student's enrolments. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"email":{"like":"a%","options":"i"}},"order":"familyName ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -30427,6 +30433,7 @@ export interface operations {
                      *         "registered": true,
                      *         "emailConfirmed": true,
                      *         "county": "Cluj",
+                     *         "bucharestSector": 1,
                      *         "country": "România",
                      *         "city": "Cluj-Napoca",
                      *         "school": "Colegiul Național „Emil Racoviță”",
@@ -30464,6 +30471,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id?: string;
+                        bucharestSector?: number | null;
                         city?: string | null;
                         country?: string | null;
                         county?: string | null;
@@ -31178,6 +31186,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -31212,6 +31221,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -31452,6 +31462,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -31486,6 +31497,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -31732,6 +31744,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -31766,6 +31779,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -32099,6 +32113,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -32133,6 +32148,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -32282,6 +32298,7 @@ export interface operations {
                  *       "givenName": "Ana",
                  *       "familyName": "Popescu",
                  *       "county": "Alba",
+                 *       "bucharestSector": 1,
                  *       "city": "Cluj-Napoca",
                  *       "school": "Colegiul Național „Emil Racoviță”",
                  *       "discipline": "Matematică",
@@ -32309,6 +32326,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    bucharestSector?: number | null;
                     city?: string;
                     /** @enum {string} */
                     county?: "Alba" | "Arad" | "Argeș" | "Bacău" | "Bihor" | "Bistrița-Năsăud" | "Botoșani" | "Brașov" | "Brăila" | "Buzău" | "Caraș-Severin" | "Călărași" | "Cluj" | "Constanța" | "Covasna" | "Dâmbovița" | "Dolj" | "Galați" | "Giurgiu" | "Gorj" | "Harghita" | "Hunedoara" | "Ialomița" | "Iași" | "Ilfov" | "Maramureș" | "Mehedinți" | "Mureș" | "Neamț" | "Olt" | "Prahova" | "Satu Mare" | "Sălaj" | "Sibiu" | "Suceava" | "Teleorman" | "Timiș" | "Tulcea" | "Vaslui" | "Vâlcea" | "Vrancea" | "București";
@@ -32370,6 +32388,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -32404,6 +32423,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
