@@ -21,7 +21,9 @@ export function MissingSectors(props: {
       </AlertTitle>
       {t('rankings.sectors.missingText')}{' '}
       {props.students
-        .map((s) => `${rowName(s)}${s.studentGrade === null ? '' : ` (${s.studentGrade})`}`)
+        .map((s) =>
+          s.studentGrade === null ? rowName(s) : `${rowName(s)} (${t(`grades.${s.studentGrade}`)})`,
+        )
         .join(', ')}
       <FormControlLabel
         sx={{ display: 'flex', mt: 1 }}
