@@ -240,6 +240,8 @@ export const rankingRowSchema = z.object({
   familyName: z.string().nullable(),
   givenName: z.string().nullable(),
   studentCounty: z.string().nullable(),
+  /** A Bucharest student's sector (null: elsewhere, not set, or hidden in a published view). */
+  studentSector: z.number().nullable(),
   studentGrade: z.number().nullable(),
   school: z.string().nullable(),
   /** The student's code in this phase (stable, 10 characters), shown in `codes` mode. */
@@ -269,6 +271,8 @@ export const RANKING_WHERE_FIELDS = [
   'familyNameNormalized',
   'givenNameNormalized',
   'studentCounty',
+  /** `{ studentCounty: 'București', studentSector: null }`: Bucharest students without one. */
+  'studentSector',
   'studentGrade',
   'school',
   'code',
@@ -299,6 +303,7 @@ export const MAX_RANKING_SEARCH_LENGTH = MAX_SEARCH_LENGTH;
  * Grades are written as the number (99: Absolvent); `scoreState` as `în corectare`,
  * `provizoriu` or `final`; `status` as `admis`/`respins`; `prize` as PRIZE_DOCUMENT_NAMES.
  * A cell starting with `=`, `+`, `-` or `@` gets a leading `'` so no spreadsheet runs it.
+ * `studentSector` is the sector's number, or `necompletat` for a Bucharest student without one.
  */
 export const RANKING_CSV_COLUMNS = [
   { key: 'rank', header: 'Loc' },
@@ -312,6 +317,8 @@ export const RANKING_CSV_COLUMNS = [
   { key: 'status', header: 'Rezultat' },
   { key: 'prize', header: 'Premiu' },
   { key: 'code', header: 'Cod' },
+  /** Bucharest's sector, `necompletat` for a Bucharest student without one. */
+  { key: 'studentSector', header: 'Sector' },
 ] as const;
 
 /** `GET …/rankings/summary`: whether the ranking is provisional or final, and its size. */

@@ -189,6 +189,39 @@ describe("Bucharest's sectors", () => {
   });
 });
 
+describe("Bucharest's sectors in the ranking", () => {
+  it('are shown, filtered and downloaded to staff, "necompletat" where missing', async () => {
+    const w = await phaseWith([
+      { name: 'Ana', county: 'București', sector: 1, marks: [7, 7, 6] },
+      { name: 'Dan', county: 'București', marks: [7, 7, 4] },
+      { name: 'Eva', county: 'Cluj', marks: [3, 3, 3] },
+    ]);
+    const filter = (where: object) =>
+      encodeURIComponent(JSON.stringify({ where: { studentGrade: '', ...where } }));
+    const all = await kit.call('GET', `${w.phaseUrl}/rankings?filter=${filter({})}`, admin.headers);
+    expect(all.statusCode, all.body).toBe(200);
+    expect((all.json() as Json[]).map((r) => [r.givenName, r.studentSector])).toEqual([
+      ['Ana', 1],
+      ['Dan', null],
+      ['Eva', null],
+    ]);
+    const unset = await kit.call(
+      'GET',
+      `${w.phaseUrl}/rankings?filter=${filter({ studentCounty: 'București', studentSector: null })}`,
+      admin.headers,
+    );
+    expect((unset.json() as Json[]).map((r) => r.givenName)).toEqual(['Dan']);
+    const csv = await kit.call(
+      'GET',
+      `${w.phaseUrl}/rankings/download?filter=${filter({})}`,
+      admin.headers,
+    );
+    const lines = csv.rawPayload.subarray(3).toString('utf8').trim().split('\r\n');
+    expect(lines[0]?.endsWith(';Cod;Sector')).toBe(true);
+    expect(lines.slice(1).map((l) => l.split(';').at(-1))).toEqual(['1', 'necompletat', '']);
+  });
+});
+
 describe("ties at a cut broken by the problems' marks", () => {
   it('give the place to the higher mark on the last problem when the phase says so', async () => {
     const w = await phaseWith([

@@ -10,9 +10,9 @@ import { type PickerProps, SelectField } from './select-field.js';
 /** A students filter on Bucharest's sector: one sector, or those whose sector is not set. */
 export type SectorFilter = `${BucharestSector}` | 'none' | '';
 
-/** The `where` of a sector filter (undefined: every sector). */
-export const sectorWhere = (sector: SectorFilter) =>
-  sector === '' ? undefined : { bucharestSector: sector === 'none' ? null : Number(sector) };
+/** The `where` of a sector filter on `field` (undefined: every sector). */
+export const sectorWhere = (sector: SectorFilter, field = 'bucharestSector') =>
+  sector === '' ? undefined : { [field]: sector === 'none' ? null : Number(sector) };
 
 /** The sector filter of a students list, shown once the county filter is București. */
 export function SectorSelect(props: Omit<PickerProps<Exclude<SectorFilter, ''>>, 'withAll'>) {
