@@ -8,7 +8,7 @@ import {
   makePhase,
   makeTestWithItems,
 } from '../server/db/factories.js';
-import { answers, phaseResults, phaseStudents, testResults } from '../server/db/schema.js';
+import { answers, phaseResults, phaseStudents, testResults, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)("the olympiad's rules in the browser", () => {
     await podium?.close();
   });
 
-  const signIn = async (lang: Lang) => {
+  const signIn = async (lang: Lang, email = 'admin@example.ro') => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
@@ -123,9 +123,7 @@ describe.skipIf(!hasChromium)("the olympiad's rules in the browser", () => {
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
     await page.goto(`${podium.baseUrl}/`);
-    await page
-      .getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address')
-      .fill('admin@example.ro');
+    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
     await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
     await eventually(() =>
@@ -230,6 +228,33 @@ describe.skipIf(!hasChromium)("the olympiad's rules in the browser", () => {
       await eventually(() => page.getByText('București, sector 2').count()).toBe(1);
       await expect(page.getByText('(sector not set)').count()).resolves.toBe(1);
       await shot(page, 'olympiad-rules-students-en');
+      await page.context().close();
+    },
+    LONG,
+  );
+
+  it(
+    'asks a Bucharest student without a sector for it on the profile, and keeps it',
+    async () => {
+      const page = await signIn('ro', 'dan@example.ro');
+      await page.goto(`${podium.baseUrl}/profil`);
+      const sector = page.getByRole('combobox', { name: 'Sector' });
+      await eventually(() => sector.count()).toBe(1);
+      await sector.click();
+      await page.getByRole('option', { name: 'Sectorul 3', exact: true }).click();
+      await shot(page, 'olympiad-rules-profile-sector-ro');
+      await page.getByRole('button', { name: 'Salvează' }).click();
+      await eventually(() =>
+        page
+          .getByRole('alert', { includeHidden: true })
+          .filter({ hasText: 'Profilul a fost actualizat' })
+          .count(),
+      ).toBeGreaterThan(0);
+      const [dan] = await podium.db
+        .select({ sector: users.bucharestSector })
+        .from(users)
+        .where(eq(users.email, 'dan@example.ro'));
+      expect(dan?.sector).toBe(3);
       await page.context().close();
     },
     LONG,
