@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdition, makeEnrolment, makeExam, makePhase } from '../server/db/factories.js';
 import { auditEvents, phasePrizes, phaseResults, phaseRules, phases } from '../server/db/schema.js';
-import { RULE_PRESETS } from '../shared/schemas/rankings.js';
+import { RULE_PRESETS } from '../server/modules/rankings/rule-presets.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 const PASSWORD = 'parola-buna-123';
@@ -65,7 +65,11 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
     Object.assign(ids, { exam: exam.id, edition: edition.id, phase: phase.id });
     await db
       .insert(phaseRules)
-      .values({ phaseId: phase.id, rules: RULE_PRESETS.national_prizes, updatedBy: examAdmin.id });
+      .values({
+        phaseId: phase.id,
+        rules: RULE_PRESETS.national_prizes.rules,
+        updatedBy: examAdmin.id,
+      });
     for (const s of STUDENTS) {
       const { id } = await podium.createUser({
         email: `${s.login}@example.ro`,

@@ -94,4 +94,13 @@ export const COUNTIES = [
 ] as const;
 export type County = (typeof COUNTIES)[number];
 
+export const BUCHAREST = 'București' satisfies County;
+
+/**
+ * Bucharest's six sectors (GLOSSARY.md): a Bucharest student's sector is kept beside their
+ * county, and a qualification rule may count each sector as a county of its own.
+ */
+export const BUCHAREST_SECTORS = [1, 2, 3, 4, 5, 6] as const;
+export type BucharestSector = (typeof BUCHAREST_SECTORS)[number];
+
 export const DISCIPLINES = ['Matematică', 'Informatică'] as const;

@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   'RESULTS_INCOMPLETE',
   'ITEM_ALREADY_MARKED',
   'RULES_OUTCOME_CHANGED',
+  'SECTOR_MISSING',
   'RESULTS_NOT_FINAL',
   'DIPLOMA_JOB_NOT_READY',
   'TESTS_STILL_RUNNING',
@@ -117,6 +118,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   ITEM_ALREADY_MARKED: 409,
   /** Applying rules whose outcome is no longer the one the dry run showed: run it again. */
   RULES_OUTCOME_CHANGED: 409,
+  SECTOR_MISSING: 409,
   /** Diplomas before the phase is closed (closing makes results and prizes final). */
   RESULTS_NOT_FINAL: 409,
   /** A diploma ZIP asked for before its job is done. */

@@ -408,6 +408,12 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   [`GET ${RANKP}/rankings/download`]: competitionRead,
   [`GET ${RANKP}/rankings/summary`]: { ok: [...STUDENTS, ...IN_COMPETITION], notFound: OUTSIDERS },
   [`GET ${RANK}/my-rankings`]: { ok: STUDENTS },
+  // The olympiad rule sets: the same for every teacher and admin, no competition's data.
+  [`GET ${RANK}/rules/presets`]: { ok: TEACHERS_AND_ADMIN },
+  [`GET ${RANK}/rules/presets/{presetId}`]: {
+    ok: TEACHERS_AND_ADMIN,
+    params: () => ({ presetId: 'county_to_national' }),
+  },
   [`GET ${RANKP}/rules`]: competitionRead,
   [`PUT ${RANKP}/rules`]: {
     ok: ORGANISERS,

@@ -1264,7 +1264,7 @@ export interface paths {
         put?: never;
         /**
          * Apply the stored rules
-         * @description Writes admitted/rejected and prizes where they differ, audited. 409 RULES_OUTCOME_CHANGED (run the dry run again), RESULTS_INCOMPLETE, PHASE_CLOSED; 400 CLIENT_ERROR `{rules:['required']}` without rules.
+         * @description Writes admitted/rejected and prizes where they differ, audited. 409 RULES_OUTCOME_CHANGED (run the dry run again), RESULTS_INCOMPLETE, PHASE_CLOSED; 400 CLIENT_ERROR `{rules:['required']}` without rules; 409 SECTOR_MISSING (`details.students`) when the rules count Bucharest's sectors and some Bucharest participants have none, unless `acceptMissingSectors: true`.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -1311,6 +1311,50 @@ export interface paths {
          *     Bearer token of student (an account that is registered and active, or an admin).
          */
         get: operations["getMyRankings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ranking-service/rules/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The olympiad rule sets to start from
+         * @description Each with its name and what it does in Romanian and English, and its rules (the body `PUT …/rules` takes). Staff.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getRulesPresets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ranking-service/rules/presets/{presetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One olympiad rule set
+         * @description 404 NOT_FOUND for an id not in the list. Staff.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getRulesPreset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1943,7 +1987,7 @@ export interface paths {
         get: operations["getExamEditionPhaseAppeal"];
         /**
          * An appeal reviewer's mark
-         * @description By teachers of the question who did not mark the answer the first time. The result is final and may be lower; under the phase's appealMinChange it keeps the original.
+         * @description By teachers of the question who did not mark the answer the first time. The result is final and may be lower; under the phase's appealMinPoints it keeps the original.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -2977,7 +3021,7 @@ export interface components {
                  * @description What went wrong (SPEC.md §8); clients translate it, never the message.
                  * @enum {string}
                  */
-                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "CONFLICT_OF_INTEREST" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "DATABASE_UNAVAILABLE" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL" | "PHASE_NOT_CLOSED" | "NEXT_PHASE_STARTED" | "STUDENTS_ADVANCED";
+                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "SECTOR_MISSING" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "CONFLICT_OF_INTEREST" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "DATABASE_UNAVAILABLE" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL" | "PHASE_NOT_CLOSED" | "NEXT_PHASE_STARTED" | "STUDENTS_ADVANCED";
                 /** @description VALIDATION_FAILED: a list of `{ code, path }`, `code` a field code (required, too_short, too_long, invalid, invalid_email, invalid_date, not_number, not_positive, presence, teacher_not_found, code_exists, test_grade_duplicate, password_too_short, password_too_common, invalid_characters, url_not_https, formula_too_deep, formula_too_long, score_sum, out_of_range, not_in_step, conflict) and `path` where in the request; CLIENT_ERROR and TEACHER_CODE_NOT_FOUND: `{ field: [code] }`; other codes say in their description when they carry details (failed items, rejected files, a reason). */
                 details?: unknown;
                 /** @description A short English note for logs, not for people. */
@@ -3942,6 +3986,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -3976,6 +4021,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -4722,6 +4768,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -4756,6 +4803,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -7965,7 +8013,7 @@ export interface operations {
                      *         "allPublished": true,
                      *         "mediationThreshold": 1,
                      *         "markStep": 1,
-                     *         "appealMinChange": 1,
+                     *         "appealMinPoints": 1,
                      *         "appealStartDate": "text",
                      *         "appealEndDate": "text",
                      *         "closedAt": "text",
@@ -7977,7 +8025,7 @@ export interface operations {
                         _id: string;
                         allPublished?: boolean;
                         appealEndDate?: string | null;
-                        appealMinChange?: number;
+                        appealMinPoints?: number;
                         appealStartDate?: string | null;
                         closedAt?: string | null;
                         createdAt?: string;
@@ -8120,7 +8168,7 @@ export interface operations {
                  *       "registrationOpen": true,
                  *       "mediationThreshold": 0,
                  *       "markStep": 0.01,
-                 *       "appealMinChange": 0,
+                 *       "appealMinPoints": 0,
                  *       "appealStartDate": "2026-03-14T09:00:00.000Z",
                  *       "appealEndDate": "2026-03-14T09:00:00.000Z"
                  *     }
@@ -8128,7 +8176,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     appealEndDate?: string | null;
-                    appealMinChange?: number;
+                    appealMinPoints?: number;
                     /** Format: date-time */
                     appealStartDate?: string | null;
                     /** Format: date-time */
@@ -8166,7 +8214,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -8177,7 +8225,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -8375,7 +8423,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -8386,7 +8434,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -8531,7 +8579,7 @@ export interface operations {
                  *       "registrationOpen": true,
                  *       "mediationThreshold": 0,
                  *       "markStep": 0.01,
-                 *       "appealMinChange": 0,
+                 *       "appealMinPoints": 0,
                  *       "appealStartDate": "2026-03-14T09:00:00.000Z",
                  *       "appealEndDate": "2026-03-14T09:00:00.000Z"
                  *     }
@@ -8539,7 +8587,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     appealEndDate?: string | null;
-                    appealMinChange?: number;
+                    appealMinPoints?: number;
                     /** Format: date-time */
                     appealStartDate?: string | null;
                     /** Format: date-time */
@@ -8577,7 +8625,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -8588,7 +8636,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -8792,7 +8840,7 @@ export interface operations {
                  *       "registrationOpen": true,
                  *       "mediationThreshold": 0,
                  *       "markStep": 0.01,
-                 *       "appealMinChange": 0,
+                 *       "appealMinPoints": 0,
                  *       "appealStartDate": "2026-03-14T09:00:00.000Z",
                  *       "appealEndDate": "2026-03-14T09:00:00.000Z"
                  *     }
@@ -8800,7 +8848,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     appealEndDate?: string | null;
-                    appealMinChange?: number;
+                    appealMinPoints?: number;
                     /** Format: date-time */
                     appealStartDate?: string | null;
                     /** Format: date-time */
@@ -8838,7 +8886,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -8849,7 +8897,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -9088,7 +9136,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -9127,7 +9175,7 @@ export interface operations {
                         advancedCount: number;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         changes: {
                             after: {
@@ -9381,7 +9429,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -9401,7 +9449,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -9624,7 +9672,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -9635,7 +9683,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -12128,7 +12176,7 @@ export interface operations {
                      *       "allPublished": true,
                      *       "mediationThreshold": 1,
                      *       "markStep": 1,
-                     *       "appealMinChange": 1,
+                     *       "appealMinPoints": 1,
                      *       "appealStartDate": "text",
                      *       "appealEndDate": "text",
                      *       "closedAt": "text",
@@ -12139,7 +12187,7 @@ export interface operations {
                         _id: string;
                         allPublished: boolean;
                         appealEndDate: string | null;
-                        appealMinChange: number;
+                        appealMinPoints: number;
                         appealStartDate: string | null;
                         closedAt: string | null;
                         createdAt: string;
@@ -13632,7 +13680,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields for staff: `_id` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `code` (string), `rank` (number, sortable), `total` (number, sortable), `status` (string, sortable), `prize` (string, sortable), `active` (boolean). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. Fields for students (a published ranking): `_id` (string, not in where), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `rank` (number, sortable), `total` (number, sortable), `prize` (string, sortable). Operators by type: string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default staff: `studentGrade ASC, rank ASC`; students (a published ranking): `studentGrade ASC, rank ASC`). `limit`: 1 to 1,000, default 10; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields for staff: `_id` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentSector` (number, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `code` (string), `rank` (number, sortable), `total` (number, sortable), `status` (string, sortable), `prize` (string, sortable), `active` (boolean). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. Fields for students (a published ranking): `_id` (string, not in where), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `rank` (number, sortable), `total` (number, sortable), `prize` (string, sortable). Operators by type: string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default staff: `studentGrade ASC, rank ASC`; students (a published ranking): `studentGrade ASC, rank ASC`). `limit`: 1 to 1,000, default 10; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"familyName":{"like":"a%","options":"i"}},"order":"studentGrade ASC, rank ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -13663,6 +13711,7 @@ export interface operations {
                      *         "familyName": "Popescu",
                      *         "givenName": "Ana",
                      *         "studentCounty": "Cluj",
+                     *         "studentSector": 1,
                      *         "studentGrade": 1,
                      *         "school": "Colegiul Național „Emil Racoviță”",
                      *         "code": "text",
@@ -13693,6 +13742,7 @@ export interface operations {
                         status?: "admitted" | "rejected" | null;
                         studentCounty?: string | null;
                         studentGrade?: number | null;
+                        studentSector?: number | null;
                         total?: number;
                     }[];
                 };
@@ -13801,7 +13851,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields for staff: `_id` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `code` (string), `rank` (number, sortable), `total` (number, sortable), `status` (string, sortable), `prize` (string, sortable), `active` (boolean). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. Fields for students (a published ranking): `_id` (string, not in where), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `rank` (number, sortable), `total` (number, sortable), `prize` (string, sortable). Operators by type: string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields for staff: `_id` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentSector` (number, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `code` (string), `rank` (number, sortable), `total` (number, sortable), `status` (string, sortable), `prize` (string, sortable), `active` (boolean). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. Fields for students (a published ranking): `_id` (string, not in where), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `rank` (number, sortable), `total` (number, sortable), `prize` (string, sortable). Operators by type: string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"familyName":{"like":"a%","options":"i"}}
                  */
                 where?: string;
@@ -13939,7 +13989,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields for staff: `_id` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `code` (string), `rank` (number, sortable), `total` (number, sortable), `status` (string, sortable), `prize` (string, sortable), `active` (boolean). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. Fields for students (a published ranking): `_id` (string, not in where), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `rank` (number, sortable), `total` (number, sortable), `prize` (string, sortable). Operators by type: string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default staff: `studentGrade ASC, rank ASC`; students (a published ranking): `studentGrade ASC, rank ASC`). `limit`: 1 to 1,000, default 10; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields for staff: `_id` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentSector` (number, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `code` (string), `rank` (number, sortable), `total` (number, sortable), `status` (string, sortable), `prize` (string, sortable), `active` (boolean). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. Fields for students (a published ranking): `_id` (string, not in where), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `rank` (number, sortable), `total` (number, sortable), `prize` (string, sortable). Operators by type: string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default staff: `studentGrade ASC, rank ASC`; students (a published ranking): `studentGrade ASC, rank ASC`). `limit`: 1 to 1,000, default 10; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"familyName":{"like":"a%","options":"i"}},"order":"studentGrade ASC, rank ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -14281,7 +14331,8 @@ export interface operations {
                      *         ],
                      *         "extraPlaces": 0,
                      *         "unusedCountyPlacesToExtra": true,
-                     *         "tiesAtCut": "all"
+                     *         "tiesAtCut": "all",
+                     *         "sectorsAsCounties": false
                      *       },
                      *       "awards": {
                      *         "minTotal": 0,
@@ -14320,6 +14371,8 @@ export interface operations {
                             extraPlaces: number;
                             minTotal: number | null;
                             placesPerCounty: number;
+                            /** @default false */
+                            sectorsAsCounties: boolean;
                             /** @enum {string} */
                             tiesAtCut: "all" | "none";
                             unusedCountyPlacesToExtra: boolean;
@@ -14460,7 +14513,8 @@ export interface operations {
                  *         ],
                  *         "extraPlaces": 0,
                  *         "unusedCountyPlacesToExtra": true,
-                 *         "tiesAtCut": "all"
+                 *         "tiesAtCut": "all",
+                 *         "sectorsAsCounties": false
                  *       },
                  *       "awards": {
                  *         "minTotal": 0,
@@ -14499,6 +14553,8 @@ export interface operations {
                         extraPlaces: number;
                         minTotal: number | null;
                         placesPerCounty: number;
+                        /** @default false */
+                        sectorsAsCounties?: boolean;
                         /** @enum {string} */
                         tiesAtCut: "all" | "none";
                         unusedCountyPlacesToExtra: boolean;
@@ -14530,7 +14586,8 @@ export interface operations {
                      *         ],
                      *         "extraPlaces": 0,
                      *         "unusedCountyPlacesToExtra": true,
-                     *         "tiesAtCut": "all"
+                     *         "tiesAtCut": "all",
+                     *         "sectorsAsCounties": false
                      *       },
                      *       "awards": {
                      *         "minTotal": 0,
@@ -14569,6 +14626,8 @@ export interface operations {
                             extraPlaces: number;
                             minTotal: number | null;
                             placesPerCounty: number;
+                            /** @default false */
+                            sectorsAsCounties: boolean;
                             /** @enum {string} */
                             tiesAtCut: "all" | "none";
                             unusedCountyPlacesToExtra: boolean;
@@ -14755,10 +14814,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "fingerprint": "text"
+                 *       "fingerprint": "text",
+                 *       "acceptMissingSectors": true
                  *     }
                  */
                 "application/json": {
+                    acceptMissingSectors?: boolean;
                     fingerprint: string;
                 };
             };
@@ -14868,7 +14929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: RULES_OUTCOME_CHANGED, RESULTS_INCOMPLETE, PHASE_CLOSED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: RULES_OUTCOME_CHANGED, RESULTS_INCOMPLETE, PHASE_CLOSED, SECTOR_MISSING. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14979,7 +15040,8 @@ export interface operations {
                  *           ],
                  *           "extraPlaces": 0,
                  *           "unusedCountyPlacesToExtra": true,
-                 *           "tiesAtCut": "all"
+                 *           "tiesAtCut": "all",
+                 *           "sectorsAsCounties": false
                  *         },
                  *         "awards": {
                  *           "minTotal": 0,
@@ -15020,6 +15082,8 @@ export interface operations {
                             extraPlaces: number;
                             minTotal: number | null;
                             placesPerCounty: number;
+                            /** @default false */
+                            sectorsAsCounties?: boolean;
                             /** @enum {string} */
                             tiesAtCut: "all" | "none";
                             unusedCountyPlacesToExtra: boolean;
@@ -15053,7 +15117,8 @@ export interface operations {
                      *           ],
                      *           "extraPlaces": 0,
                      *           "unusedCountyPlacesToExtra": true,
-                     *           "tiesAtCut": "all"
+                     *           "tiesAtCut": "all",
+                     *           "sectorsAsCounties": false
                      *         },
                      *         "awards": {
                      *           "minTotal": 0,
@@ -15100,6 +15165,7 @@ export interface operations {
                      *           "familyName": "Popescu",
                      *           "givenName": "Ana",
                      *           "studentCounty": "Cluj",
+                     *           "studentSector": 1,
                      *           "studentGrade": 1,
                      *           "rank": 1,
                      *           "total": 1,
@@ -15114,6 +15180,7 @@ export interface operations {
                      *           "familyName": "Popescu",
                      *           "givenName": "Ana",
                      *           "studentCounty": "Cluj",
+                     *           "studentSector": 1,
                      *           "studentGrade": 1,
                      *           "rank": 1,
                      *           "total": 1,
@@ -15128,6 +15195,7 @@ export interface operations {
                      *           "familyName": "Popescu",
                      *           "givenName": "Ana",
                      *           "studentCounty": "Cluj",
+                     *           "studentSector": 1,
                      *           "studentGrade": 1,
                      *           "rank": 1,
                      *           "total": 1,
@@ -15138,6 +15206,21 @@ export interface operations {
                      *         }
                      *       ],
                      *       "changeCount": 1,
+                     *       "missingSectors": [
+                     *         {
+                     *           "studentId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "familyName": "Popescu",
+                     *           "givenName": "Ana",
+                     *           "studentCounty": "Cluj",
+                     *           "studentSector": 1,
+                     *           "studentGrade": 1,
+                     *           "rank": 1,
+                     *           "total": 1,
+                     *           "admitted": true,
+                     *           "qualifiedBy": "county",
+                     *           "prize": "first"
+                     *         }
+                     *       ],
                      *       "truncated": true
                      *     }
                      */
@@ -15154,6 +15237,7 @@ export interface operations {
                             studentCounty: string | null;
                             studentGrade: number | null;
                             studentId: string;
+                            studentSector: number | null;
                             total: number | null;
                         }[];
                         awaitingItems: number;
@@ -15169,6 +15253,7 @@ export interface operations {
                             studentCounty: string | null;
                             studentGrade: number | null;
                             studentId: string;
+                            studentSector: number | null;
                             total: number | null;
                         }[];
                         canApply: boolean;
@@ -15188,6 +15273,7 @@ export interface operations {
                             studentCounty: string | null;
                             studentGrade: number | null;
                             studentId: string;
+                            studentSector: number | null;
                             total: number | null;
                         }[];
                         fingerprint: string;
@@ -15210,6 +15296,21 @@ export interface operations {
                             ranked: number;
                         }[];
                         isStoredRules: boolean;
+                        missingSectors: {
+                            admitted: boolean | null;
+                            familyName: string | null;
+                            givenName: string | null;
+                            /** @enum {string|null} */
+                            prize: "first" | "second" | "third" | "mention" | null;
+                            /** @enum {string|null} */
+                            qualifiedBy: "county" | "extra" | null;
+                            rank: number | null;
+                            studentCounty: string | null;
+                            studentGrade: number | null;
+                            studentId: string;
+                            studentSector: number | null;
+                            total: number | null;
+                        }[];
                         /** @enum {string} */
                         phaseState: "open" | "closed";
                         rules: {
@@ -15236,6 +15337,8 @@ export interface operations {
                                 extraPlaces: number;
                                 minTotal: number | null;
                                 placesPerCounty: number;
+                                /** @default false */
+                                sectorsAsCounties: boolean;
                                 /** @enum {string} */
                                 tiesAtCut: "all" | "none";
                                 unusedCountyPlacesToExtra: boolean;
@@ -15511,6 +15614,401 @@ export interface operations {
                      *         "statusCode": 403,
                      *         "code": "OPERATION_NOT_PERMITTED",
                      *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRulesPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "county_to_national",
+                     *         "name": {
+                     *           "ro": "text",
+                     *           "en": "text"
+                     *         },
+                     *         "description": {
+                     *           "ro": "text",
+                     *           "en": "text"
+                     *         },
+                     *         "rules": {
+                     *           "tieBreak": "none",
+                     *           "publication": "none",
+                     *           "qualification": {
+                     *             "minTotal": 0,
+                     *             "placesPerCounty": 0,
+                     *             "countyPlaces": [
+                     *               {
+                     *                 "county": "Alba",
+                     *                 "places": 0
+                     *               }
+                     *             ],
+                     *             "extraPlaces": 0,
+                     *             "unusedCountyPlacesToExtra": true,
+                     *             "tiesAtCut": "all",
+                     *             "sectorsAsCounties": false
+                     *           },
+                     *           "awards": {
+                     *             "minTotal": 0,
+                     *             "levels": [
+                     *               {
+                     *                 "prize": "first",
+                     *                 "method": "count",
+                     *                 "value": 0
+                     *               }
+                     *             ],
+                     *             "tiesAtCut": "all"
+                     *           }
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        description: {
+                            en: string;
+                            ro: string;
+                        };
+                        /** @enum {string} */
+                        id: "county_to_national" | "national_prizes";
+                        name: {
+                            en: string;
+                            ro: string;
+                        };
+                        rules: {
+                            awards: {
+                                levels: {
+                                    /** @enum {string} */
+                                    method: "count" | "share" | "threshold";
+                                    /** @enum {string} */
+                                    prize: "first" | "second" | "third" | "mention";
+                                    value: number;
+                                }[];
+                                minTotal: number | null;
+                                /** @enum {string} */
+                                tiesAtCut: "all" | "none";
+                            } | null;
+                            /** @enum {string} */
+                            publication: "none" | "names" | "initials" | "codes";
+                            qualification: {
+                                countyPlaces: {
+                                    /** @enum {string} */
+                                    county: "Alba" | "Arad" | "Argeș" | "Bacău" | "Bihor" | "Bistrița-Năsăud" | "Botoșani" | "Brașov" | "Brăila" | "Buzău" | "Caraș-Severin" | "Călărași" | "Cluj" | "Constanța" | "Covasna" | "Dâmbovița" | "Dolj" | "Galați" | "Giurgiu" | "Gorj" | "Harghita" | "Hunedoara" | "Ialomița" | "Iași" | "Ilfov" | "Maramureș" | "Mehedinți" | "Mureș" | "Neamț" | "Olt" | "Prahova" | "Satu Mare" | "Sălaj" | "Sibiu" | "Suceava" | "Teleorman" | "Timiș" | "Tulcea" | "Vaslui" | "Vâlcea" | "Vrancea" | "București";
+                                    places: number;
+                                }[];
+                                extraPlaces: number;
+                                minTotal: number | null;
+                                placesPerCounty: number;
+                                /** @default false */
+                                sectorsAsCounties: boolean;
+                                /** @enum {string} */
+                                tiesAtCut: "all" | "none";
+                                unusedCountyPlacesToExtra: boolean;
+                            } | null;
+                            /** @enum {string} */
+                            tieBreak: "none" | "items_from_last";
+                        };
+                    }[];
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRulesPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule preset id: county_to_national or national_prizes. */
+                presetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "county_to_national",
+                     *       "name": {
+                     *         "ro": "text",
+                     *         "en": "text"
+                     *       },
+                     *       "description": {
+                     *         "ro": "text",
+                     *         "en": "text"
+                     *       },
+                     *       "rules": {
+                     *         "tieBreak": "none",
+                     *         "publication": "none",
+                     *         "qualification": {
+                     *           "minTotal": 0,
+                     *           "placesPerCounty": 0,
+                     *           "countyPlaces": [
+                     *             {
+                     *               "county": "Alba",
+                     *               "places": 0
+                     *             }
+                     *           ],
+                     *           "extraPlaces": 0,
+                     *           "unusedCountyPlacesToExtra": true,
+                     *           "tiesAtCut": "all",
+                     *           "sectorsAsCounties": false
+                     *         },
+                     *         "awards": {
+                     *           "minTotal": 0,
+                     *           "levels": [
+                     *             {
+                     *               "prize": "first",
+                     *               "method": "count",
+                     *               "value": 0
+                     *             }
+                     *           ],
+                     *           "tiesAtCut": "all"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        description: {
+                            en: string;
+                            ro: string;
+                        };
+                        /** @enum {string} */
+                        id: "county_to_national" | "national_prizes";
+                        name: {
+                            en: string;
+                            ro: string;
+                        };
+                        rules: {
+                            awards: {
+                                levels: {
+                                    /** @enum {string} */
+                                    method: "count" | "share" | "threshold";
+                                    /** @enum {string} */
+                                    prize: "first" | "second" | "third" | "mention";
+                                    value: number;
+                                }[];
+                                minTotal: number | null;
+                                /** @enum {string} */
+                                tiesAtCut: "all" | "none";
+                            } | null;
+                            /** @enum {string} */
+                            publication: "none" | "names" | "initials" | "codes";
+                            qualification: {
+                                countyPlaces: {
+                                    /** @enum {string} */
+                                    county: "Alba" | "Arad" | "Argeș" | "Bacău" | "Bihor" | "Bistrița-Năsăud" | "Botoșani" | "Brașov" | "Brăila" | "Buzău" | "Caraș-Severin" | "Călărași" | "Cluj" | "Constanța" | "Covasna" | "Dâmbovița" | "Dolj" | "Galați" | "Giurgiu" | "Gorj" | "Harghita" | "Hunedoara" | "Ialomița" | "Iași" | "Ilfov" | "Maramureș" | "Mehedinți" | "Mureș" | "Neamț" | "Olt" | "Prahova" | "Satu Mare" | "Sălaj" | "Sibiu" | "Suceava" | "Teleorman" | "Timiș" | "Tulcea" | "Vaslui" | "Vâlcea" | "Vrancea" | "București";
+                                    places: number;
+                                }[];
+                                extraPlaces: number;
+                                minTotal: number | null;
+                                placesPerCounty: number;
+                                /** @default false */
+                                sectorsAsCounties: boolean;
+                                /** @enum {string} */
+                                tiesAtCut: "all" | "none";
+                                unusedCountyPlacesToExtra: boolean;
+                            } | null;
+                            /** @enum {string} */
+                            tieBreak: "none" | "items_from_last";
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
                      *       }
                      *     }
                      */
@@ -29740,7 +30238,7 @@ export interface operations {
                 /** @description A competition id: only its students, for its admin and staff teachers (404 otherwise). */
                 examAdmin?: string;
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`, `include`. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. `include`: `"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each student's enrolments. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`, `include`. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `bucharestSector` (number, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. `include`: `"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each student's enrolments. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"email":{"like":"a%","options":"i"}},"order":"familyName ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -29777,6 +30275,7 @@ export interface operations {
                      *         "registered": true,
                      *         "emailConfirmed": true,
                      *         "county": "Cluj",
+                     *         "bucharestSector": 1,
                      *         "country": "România",
                      *         "city": "Cluj-Napoca",
                      *         "school": "Colegiul Național „Emil Racoviță”",
@@ -29814,6 +30313,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id?: string;
+                        bucharestSector?: number | null;
                         city?: string | null;
                         country?: string | null;
                         county?: string | null;
@@ -30094,7 +30594,7 @@ export interface operations {
                 /** @description A competition id: only its students, for its admin and staff teachers (404 otherwise). */
                 examAdmin?: string;
                 /**
-                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `bucharestSector` (number, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"email":{"like":"a%","options":"i"}}
                  */
                 where?: string;
@@ -30209,7 +30709,7 @@ export interface operations {
                 /** @description A competition id: only its students, for its admin and staff teachers (404 otherwise). */
                 examAdmin?: string;
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`, `include`. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. `include`: `"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each student's enrolments. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`, `include`. Fields: `_id` (uuid, sortable), `email` (string, sortable, compared without case or diacritics), `familyName` (string, sortable, compared without case or diacritics), `givenName` (string, sortable, compared without case or diacritics), `county` (string, sortable), `bucharestSector` (number, sortable), `country` (string, sortable), `city` (string, sortable), `school` (string, sortable), `grade` (number, sortable), `state` (string, sortable), `teacherRef` (uuid, sortable), `studentCentre` (string, sortable), `registered` (boolean, sortable), `createdAt` (date-time, sortable), `editionId` (uuid). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. `include`: `"studentEditions"` (or a list of it, or `{"relation": "studentEditions"}`): each student's enrolments. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"email":{"like":"a%","options":"i"}},"order":"familyName ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -30525,6 +31025,7 @@ export interface operations {
                      *         "registered": true,
                      *         "emailConfirmed": true,
                      *         "county": "Cluj",
+                     *         "bucharestSector": 1,
                      *         "country": "România",
                      *         "city": "Cluj-Napoca",
                      *         "school": "Colegiul Național „Emil Racoviță”",
@@ -30562,6 +31063,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id?: string;
+                        bucharestSector?: number | null;
                         city?: string | null;
                         country?: string | null;
                         county?: string | null;
@@ -31276,6 +31778,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -31310,6 +31813,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -31550,6 +32054,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -31584,6 +32089,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -31830,6 +32336,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -31864,6 +32371,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -32197,6 +32705,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -32231,6 +32740,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;
@@ -32380,6 +32890,7 @@ export interface operations {
                  *       "givenName": "Ana",
                  *       "familyName": "Popescu",
                  *       "county": "Alba",
+                 *       "bucharestSector": 1,
                  *       "city": "Cluj-Napoca",
                  *       "school": "Colegiul Național „Emil Racoviță”",
                  *       "discipline": "Matematică",
@@ -32407,6 +32918,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    bucharestSector?: number | null;
                     city?: string;
                     /** @enum {string} */
                     county?: "Alba" | "Arad" | "Argeș" | "Bacău" | "Bihor" | "Bistrița-Năsăud" | "Botoșani" | "Brașov" | "Brăila" | "Buzău" | "Caraș-Severin" | "Călărași" | "Cluj" | "Constanța" | "Covasna" | "Dâmbovița" | "Dolj" | "Galați" | "Giurgiu" | "Gorj" | "Harghita" | "Hunedoara" | "Ialomița" | "Iași" | "Ilfov" | "Maramureș" | "Mehedinți" | "Mureș" | "Neamț" | "Olt" | "Prahova" | "Satu Mare" | "Sălaj" | "Sibiu" | "Suceava" | "Teleorman" | "Timiș" | "Tulcea" | "Vaslui" | "Vâlcea" | "Vrancea" | "București";
@@ -32468,6 +32980,7 @@ export interface operations {
                      *       "registered": true,
                      *       "emailConfirmed": true,
                      *       "county": "Cluj",
+                     *       "bucharestSector": 1,
                      *       "country": "România",
                      *       "city": "Cluj-Napoca",
                      *       "school": "Colegiul Național „Emil Racoviță”",
@@ -32502,6 +33015,7 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        bucharestSector: number | null;
                         city: string | null;
                         country: string | null;
                         county: string | null;

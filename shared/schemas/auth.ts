@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { LOCALES, MAX_PASSWORD_LENGTH, SIGNUP_TYPES, STUDENT_LOCALES } from '../constants.js';
+import {
+  BUCHAREST,
+  LOCALES,
+  MAX_PASSWORD_LENGTH,
+  SIGNUP_TYPES,
+  STUDENT_LOCALES,
+} from '../constants.js';
 import {
   countyField,
   dateField,
@@ -9,6 +15,7 @@ import {
   optionalText,
   passwordField,
   requiredText,
+  sectorField,
   teacherCodeField,
   uuidField,
 } from './fields.js';
@@ -58,20 +65,27 @@ export const registerTeacherSchema = z.object({
 });
 export type RegisterTeacherInput = z.input<typeof registerTeacherSchema>;
 
-export const registerStudentSchema = z.object({
-  givenName: nameField(),
-  familyName: nameField(),
-  dateOfBirth: dateField(),
-  county: countyField(),
-  city: requiredText(),
-  school: requiredText(),
-  grade: gradeField(),
-  locale: z.enum(STUDENT_LOCALES, { error: 'required' }),
-  // Checked by the server (TEACHER_CODE_NOT_PROVIDED / TEACHER_CODE_NOT_FOUND), so that
-  // the answer lands on the field as SPEC.md §5 describes.
-  teacherCode: z.string().trim().toUpperCase().max(20, 'too_long').optional(),
-  occupation: optionalText(),
-});
+export const registerStudentSchema = z
+  .object({
+    givenName: nameField(),
+    familyName: nameField(),
+    dateOfBirth: dateField(),
+    county: countyField(),
+    /** Required when the county is București (its sector, 1–6); ignored for another county. */
+    bucharestSector: sectorField().nullish(),
+    city: requiredText(),
+    school: requiredText(),
+    grade: gradeField(),
+    locale: z.enum(STUDENT_LOCALES, { error: 'required' }),
+    // Checked by the server (TEACHER_CODE_NOT_PROVIDED / TEACHER_CODE_NOT_FOUND), so that
+    // the answer lands on the field as SPEC.md §5 describes.
+    teacherCode: z.string().trim().toUpperCase().max(20, 'too_long').optional(),
+    occupation: optionalText(),
+  })
+  .refine((s) => s.county !== BUCHAREST || (s.bucharestSector ?? null) !== null, {
+    message: 'required',
+    path: ['bucharestSector'],
+  });
 export type RegisterStudentInput = z.input<typeof registerStudentSchema>;
 
 export const registerSchema = z.union([registerTeacherSchema, registerStudentSchema]);

@@ -90,9 +90,11 @@ export const phaseSchema = z.object({
   mediationThreshold: z.number(),
   /** The step of review marks (0.5 by default). */
   markStep: z.number(),
-  /** An appeal's result moving the score by less than this share of the item's points keeps
-   * the original (0 by default: any change counts). */
-  appealMinChange: z.number(),
+  /**
+   * An appeal changes the score only when the re-marked paper differs from the first by at
+   * least this many points (0 by default: any change counts; the olympiad's rule is 1).
+   */
+  appealMinPoints: z.number(),
   /**
    * The appeal window (both set, or neither): results of the phase are provisional until it
    * ends; without one they are final as soon as every item is decided.
@@ -335,8 +337,15 @@ const phaseFields = {
   mediationThreshold: z.number({ error: 'not_number' }).min(0, 'invalid').max(1, 'invalid'),
   /** The step of review marks: 0.01 to 100 points (0.5 by default). */
   markStep: z.number({ error: 'not_number' }).min(0.01, 'invalid').max(100, 'invalid'),
-  /** Share of an item's points an appeal must move its score by to change it (0 to 1). */
-  appealMinChange: z.number({ error: 'not_number' }).min(0, 'invalid').max(1, 'invalid'),
+  /**
+   * Points the re-marked paper must differ from the first by for an appeal to change its
+   * score (0 to 1000, hundredths).
+   */
+  appealMinPoints: z
+    .number({ error: 'not_number' })
+    .min(0, 'invalid')
+    .max(1000, 'invalid')
+    .refine((n) => Number.isInteger(Math.round(n * 100 * 1e6) / 1e6), 'invalid'),
   /** The appeal window; null removes it. The server checks start < end (invalid_date). */
   appealStartDate: instantField().nullable(),
   appealEndDate: instantField().nullable(),
@@ -356,7 +365,7 @@ export const phaseCreateSchema = z
     registrationOpen: phaseFields.registrationOpen.optional(),
     mediationThreshold: phaseFields.mediationThreshold.optional(),
     markStep: phaseFields.markStep.optional(),
-    appealMinChange: phaseFields.appealMinChange.optional(),
+    appealMinPoints: phaseFields.appealMinPoints.optional(),
     appealStartDate: phaseFields.appealStartDate.optional(),
     appealEndDate: phaseFields.appealEndDate.optional(),
   })

@@ -78,6 +78,9 @@ export const passwordField = () =>
     .max(MAX_PASSWORD_LENGTH, 'too_long');
 
 export const countyField = () => z.enum(COUNTIES, { error: 'required' });
+/** Bucharest's sector, 1 to 6 (BUCHAREST_SECTORS). */
+export const sectorField = () =>
+  z.number({ error: 'required' }).int('invalid').min(1, 'invalid').max(6, 'invalid');
 
 export const gradeField = () =>
   z

@@ -66,6 +66,8 @@ export const STUDENT_FILTER_FIELDS = [
   'familyName',
   'givenName',
   'county',
+  /** A Bucharest student's sector; `{ county: 'București', bucharestSector: null }`: not set. */
+  'bucharestSector',
   'country',
   'city',
   'school',

@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { awardRulesSchema, phaseRulesSchema, RULE_PRESETS } from './rankings.js';
+import { awardRulesSchema, phaseRulesSchema } from './rankings.js';
+
+const qualification = {
+  minTotal: 14,
+  placesPerCounty: 1,
+  countyPlaces: [],
+  extraPlaces: 43,
+  unusedCountyPlacesToExtra: true,
+  tiesAtCut: 'all',
+  sectorsAsCounties: true,
+};
+const rules = { tieBreak: 'none', publication: 'none', qualification, awards: null };
 
 describe('phase rules', () => {
-  it('accept both presets as they are', () => {
-    for (const preset of Object.values(RULE_PRESETS)) {
-      expect(phaseRulesSchema.parse(preset)).toEqual(preset);
-    }
+  it('read qualification rules stored before the sector option as not counting sectors', () => {
+    const { sectorsAsCounties: _, ...before } = qualification;
+    expect(phaseRulesSchema.parse({ ...rules, qualification: before }).qualification).toEqual({
+      ...qualification,
+      sectorsAsCounties: false,
+    });
+    expect(phaseRulesSchema.parse(rules)).toEqual(rules);
   });
 
   it('refuse prize levels out of order, repeated, or with impossible values', () => {
@@ -28,15 +42,13 @@ describe('phase rules', () => {
   });
 
   it('refuse a county named twice', () => {
-    const qualification = {
-      ...RULE_PRESETS.county_to_national.qualification,
+    const twice = {
+      ...qualification,
       countyPlaces: [
         { county: 'Cluj', places: 2 },
         { county: 'Cluj', places: 3 },
       ],
     };
-    expect(
-      phaseRulesSchema.safeParse({ ...RULE_PRESETS.county_to_national, qualification }).success,
-    ).toBe(false);
+    expect(phaseRulesSchema.safeParse({ ...rules, qualification: twice }).success).toBe(false);
   });
 });

@@ -33,7 +33,12 @@ import { RESULT_STATES } from './results.js';
  *   RULES_OUTCOME_CHANGED when the outcome is no longer the one the dry run showed (an appeal
  *   landed: run it again); 409 RESULTS_INCOMPLETE while items await marking or attempts run;
  *   409 PHASE_CLOSED once the phase is closed; 400 CLIENT_ERROR `{ rules: ['required'] }` when
- *   the stored rules have neither qualification nor awards.
+ *   the stored rules have neither qualification nor awards; 409 SECTOR_MISSING (`details.students`
+ *   their ids) when the rules count Bucharest's sectors and some Bucharest participants have
+ *   none, unless the request says `acceptMissingSectors: true`.
+ * - `GET /api/v1/ranking-service/rules/presets` → `RulePreset[]` (staff): the olympiad rule sets
+ *   to start from, named in ro and en; `GET …/rules/presets/{presetId}` → `RulePreset` (404
+ *   for another id).
  *
  * Students (role student):
  * - `GET /api/v1/ranking-service/my-rankings` → `MyRanking[]`: their own rank in every phase
@@ -123,7 +128,11 @@ const pointsField = () =>
  * admitted, whatever their county, plus the county places nobody took when
  * `unusedCountyPlacesToExtra`. `tiesAtCut` applies to both cuts. Everyone else in the phase is
  * rejected. Counties are those of shared/constants.ts COUNTIES; a student without one takes
- * only extra places.
+ * only extra places. With `sectorsAsCounties` each of Bucharest's six sectors is a unit of its
+ * own in place of București (47 units instead of 42), with the places București would have
+ * (its `countyPlaces` entry, else `placesPerCounty`) each: a sector's places go to that
+ * sector's best. A Bucharest student whose sector is not known then takes only extra places,
+ * and the dry run names them (`missingSectors`).
  */
 export const qualificationRulesSchema = z
   .object({
@@ -136,6 +145,8 @@ export const qualificationRulesSchema = z
     extraPlaces: placesField(),
     unusedCountyPlacesToExtra: z.boolean({ error: 'invalid' }),
     tiesAtCut: z.enum(TIES_AT_CUT, { error: 'invalid' }),
+    /** Bucharest's sectors count as counties (false when omitted). */
+    sectorsAsCounties: z.boolean({ error: 'invalid' }).default(false),
   })
   .strict();
 export type QualificationRules = z.infer<typeof qualificationRulesSchema>;
@@ -199,57 +210,22 @@ export const DEFAULT_PHASE_RULES: PhaseRules = {
 export const RULE_PRESET_IDS = ['county_to_national', 'national_prizes'] as const;
 export type RulePresetId = (typeof RULE_PRESET_IDS)[number];
 
+/** A text in both languages of the interface. */
+const bilingualSchema = z.object({ ro: z.string(), en: z.string() });
+
 /**
- * Two rule sets of the Romanian mathematics olympiad (shared/GLOSSARY.md), to load and adapt:
- * - `county_to_national`: a county phase. At least 14 points (of 28) to qualify; one place per
- *   county and grade, six for București (its six sectors count as counties: 47 places; Podium
- *   keeps a student's county, not their sector, so Bucharest's six go to its best six);
- *   43 extra places per grade down the national ranking, plus the county places nobody took;
- *   ties at a cut all go on. Prizes by the county's score bands: Premiul I 25.5–28, II 22.5–25,
- *   III 19.5–22, Mențiune 14–19.
- * - `national_prizes`: a final phase. No qualification; per grade one Premiul I, one II, one
- *   III and mentions for 15% of the grade's students (rounded up), in ranking order, equal
- *   scores getting the same distinction.
+ * A rule set of a real olympiad to load and adapt (`GET /api/v1/ranking-service/rules/presets`
+ * lists them, `…/rules/presets/{presetId}` gives one): its name and what it does, in Romanian
+ * and English, and the rules themselves (shared/GLOSSARY.md, "Two real rule sets"). The
+ * server keeps them; the rules page and any API client read the same ones.
  */
-export const RULE_PRESETS: Record<RulePresetId, PhaseRules> = {
-  county_to_national: {
-    tieBreak: 'none',
-    publication: 'none',
-    qualification: {
-      minTotal: 14,
-      placesPerCounty: 1,
-      countyPlaces: [{ county: 'București', places: 6 }],
-      extraPlaces: 43,
-      unusedCountyPlacesToExtra: true,
-      tiesAtCut: 'all',
-    },
-    awards: {
-      minTotal: 14,
-      levels: [
-        { prize: 'first', method: 'threshold', value: 25.5 },
-        { prize: 'second', method: 'threshold', value: 22.5 },
-        { prize: 'third', method: 'threshold', value: 19.5 },
-        { prize: 'mention', method: 'threshold', value: 14 },
-      ],
-      tiesAtCut: 'all',
-    },
-  },
-  national_prizes: {
-    tieBreak: 'none',
-    publication: 'none',
-    qualification: null,
-    awards: {
-      minTotal: null,
-      levels: [
-        { prize: 'first', method: 'count', value: 1 },
-        { prize: 'second', method: 'count', value: 1 },
-        { prize: 'third', method: 'count', value: 1 },
-        { prize: 'mention', method: 'share', value: 15 },
-      ],
-      tiesAtCut: 'all',
-    },
-  },
-};
+export const rulePresetSchema = z.object({
+  id: z.enum(RULE_PRESET_IDS),
+  name: bilingualSchema,
+  description: bilingualSchema,
+  rules: phaseRulesSchema,
+});
+export type RulePreset = z.infer<typeof rulePresetSchema>;
 
 // ---------------------------------------------------------------------------------------
 // Ranking (responses)
@@ -264,6 +240,8 @@ export const rankingRowSchema = z.object({
   familyName: z.string().nullable(),
   givenName: z.string().nullable(),
   studentCounty: z.string().nullable(),
+  /** A Bucharest student's sector (null: elsewhere, not set, or hidden in a published view). */
+  studentSector: z.number().nullable(),
   studentGrade: z.number().nullable(),
   school: z.string().nullable(),
   /** The student's code in this phase (stable, 10 characters), shown in `codes` mode. */
@@ -293,6 +271,8 @@ export const RANKING_WHERE_FIELDS = [
   'familyNameNormalized',
   'givenNameNormalized',
   'studentCounty',
+  /** `{ studentCounty: 'București', studentSector: null }`: Bucharest students without one. */
+  'studentSector',
   'studentGrade',
   'school',
   'code',
@@ -323,6 +303,7 @@ export const MAX_RANKING_SEARCH_LENGTH = MAX_SEARCH_LENGTH;
  * Grades are written as the number (99: Absolvent); `scoreState` as `în corectare`,
  * `provizoriu` or `final`; `status` as `admis`/`respins`; `prize` as PRIZE_DOCUMENT_NAMES.
  * A cell starting with `=`, `+`, `-` or `@` gets a leading `'` so no spreadsheet runs it.
+ * `studentSector` is the sector's number, or `necompletat` for a Bucharest student without one.
  */
 export const RANKING_CSV_COLUMNS = [
   { key: 'rank', header: 'Loc' },
@@ -336,6 +317,8 @@ export const RANKING_CSV_COLUMNS = [
   { key: 'status', header: 'Rezultat' },
   { key: 'prize', header: 'Premiu' },
   { key: 'code', header: 'Cod' },
+  /** Bucharest's sector, `necompletat` for a Bucharest student without one. */
+  { key: 'studentSector', header: 'Sector' },
 ] as const;
 
 /** `GET …/rankings/summary`: whether the ranking is provisional or final, and its size. */
@@ -396,6 +379,8 @@ export const ruleOutcomeRowSchema = z.object({
   familyName: z.string().nullable(),
   givenName: z.string().nullable(),
   studentCounty: z.string().nullable(),
+  /** Bucharest's sector (1–6) of a Bucharest student; null elsewhere or not set. */
+  studentSector: z.number().nullable(),
   studentGrade: z.number().nullable(),
   /** null: no result in the phase (absent), never ranked. */
   rank: z.number().nullable(),
@@ -413,6 +398,7 @@ export const ruleChangeSchema = z.object({
   familyName: z.string().nullable(),
   givenName: z.string().nullable(),
   studentCounty: z.string().nullable(),
+  studentSector: z.number().nullable(),
   studentGrade: z.number().nullable(),
   rank: z.number().nullable(),
   total: z.number().nullable(),
@@ -475,13 +461,23 @@ export const rulesDryRunSchema = z.object({
   /** The difference from today's decisions and prizes, by grade and rank. */
   changes: z.array(ruleChangeSchema),
   changeCount: z.number(),
+  /**
+   * Bucharest participants with a result whose sector is not set while the rules count the
+   * sectors as counties (they can take only extra places): apply refuses (409
+   * SECTOR_MISSING) until they are set or `acceptMissingSectors` is sent.
+   */
+  missingSectors: z.array(ruleOutcomeRowSchema),
   truncated: z.boolean(),
 });
 export type RulesDryRun = z.infer<typeof rulesDryRunSchema>;
 
 /** `POST …/rules/apply`. */
 export const rulesApplyRequestSchema = z
-  .object({ fingerprint: z.string({ error: 'required' }).min(1, 'required').max(100, 'too_long') })
+  .object({
+    fingerprint: z.string({ error: 'required' }).min(1, 'required').max(100, 'too_long'),
+    /** Apply although Bucharest students of the phase have no sector (they take no sector place). */
+    acceptMissingSectors: z.boolean({ error: 'invalid' }).optional(),
+  })
   .strict();
 export type RulesApplyRequest = z.input<typeof rulesApplyRequestSchema>;
 

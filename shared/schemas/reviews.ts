@@ -54,8 +54,8 @@ import { RESULT_STATES } from './results.js';
  * - `PUT  …/items/{itemId}/appeal` body `AppealInput` → `StudentReviewItem`
  *
  * Phases (exam-mgmt `Phase`) gain two settings next to `mediationThreshold`: `markStep` (the
- * step of marks, 0.5 by default) and `appealMinChange` (a share of the item's points, 0 by
- * default: an appeal's result that moves the score by less keeps the original).
+ * step of marks, 0.5 by default) and `appealMinPoints` (points, 0 by default: an appeal whose
+ * re-marked paper differs from the first by less keeps the original).
  *
  * ## Rules the server keeps
  *
@@ -80,8 +80,9 @@ import { RESULT_STATES } from './results.js';
  *   `no_final_score`). An item people marked is marked again by two teachers of the question
  *   who did not mark it the first time (nor are the student's coordinating teacher), with the
  *   same threshold and a mediator who did not mark it either; the result is final and may be
- *   lower, but stays the original when it moves by less than the phase's `appealMinChange` ×
- *   the item's points. An item scored from the key (or with nothing handed in) goes to the
+ *   lower, but stays the original when the paper's score would move by less than the phase's
+ *   `appealMinPoints` (only the appealed item is marked again, so the paper moves by what the
+ *   item moves). An item scored from the key (or with nothing handed in) goes to the
  *   exam's admins (`COMMITTEE_ITEMS`): they correct the key (preview, then apply: every
  *   attempt rescored in one transaction) or close it with a decision.
  * - Every mark, mediation, decision and key fix is an audit event; a final score that changes

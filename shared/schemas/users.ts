@@ -8,6 +8,7 @@ import {
   optionalText,
   pictureField,
   requiredText,
+  sectorField,
   teacherCodeField,
 } from './fields.js';
 
@@ -64,6 +65,8 @@ export const userSchema = z.object({
   registered: z.boolean(),
   emailConfirmed: z.boolean(),
   county: z.string().nullable(),
+  /** A Bucharest student's sector (1–6); null elsewhere or not set yet. */
+  bucharestSector: z.number().nullable(),
   country: z.string().nullable(),
   city: z.string().nullable(),
   school: z.string().nullable(),
@@ -87,6 +90,11 @@ export const profilePatchSchema = z
     givenName: nameField(),
     familyName: nameField(),
     county: countyField(),
+    /**
+     * Students: their sector when the county is București (null: not known); the server
+     * clears it when the county is another.
+     */
+    bucharestSector: sectorField().nullable(),
     city: requiredText(),
     school: requiredText(),
     discipline: requiredText(),

@@ -18,6 +18,7 @@ export const PARAMETER_DESCRIPTIONS: Readonly<
   fileId: 'The file id.',
   mailId: 'The mail id, in the outbox.',
   jobId: 'The diploma job id.',
+  presetId: 'The rule preset id: county_to_national or national_prizes.',
   uid: 'The user id the link was sent for.',
   code: (path) =>
     path.startsWith('/diploma-generator/')

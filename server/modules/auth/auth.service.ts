@@ -1,4 +1,4 @@
-import type { UiLocale } from '../../../shared/constants.js';
+import { BUCHAREST, type UiLocale } from '../../../shared/constants.js';
 import type { FieldErrors } from '../../../shared/errors.js';
 import {
   type RegisterStudentInput,
@@ -367,6 +367,7 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
       familyNameNormalized: normalizeName(input.familyName),
       dateOfBirth: input.dateOfBirth,
       county: input.county,
+      bucharestSector: input.county === BUCHAREST ? (input.bucharestSector ?? null) : null,
       country: 'România',
       city: input.city,
       school: input.school,

@@ -48,7 +48,7 @@ export function toPhaseDto(row: PhaseRow, examId: string): Phase {
     allPublished: row.allPublished,
     mediationThreshold: row.mediationThreshold,
     markStep: row.markStep,
-    appealMinChange: row.appealMinChange,
+    appealMinPoints: row.appealMinPoints,
     appealStartDate: row.appealStartDate?.toISOString() ?? null,
     appealEndDate: row.appealEndDate?.toISOString() ?? null,
     closedAt: row.closedAt?.toISOString() ?? null,

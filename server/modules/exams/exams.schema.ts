@@ -3,6 +3,7 @@ import {
   boolean,
   index,
   integer,
+  numeric,
   pgTable,
   primaryKey,
   real,
@@ -141,9 +142,13 @@ export const phases = pgTable(
     mediationThreshold: real('mediation_threshold').notNull().default(0.1),
     /** The step of review marks (0.5: 0, 0.5, 1, …). */
     markStep: real('mark_step').notNull().default(0.5),
-    /** An appeal's result that moves the score by less than this share of the item's points
-     * keeps the original (0: any change counts). */
-    appealMinChange: real('appeal_min_change').notNull().default(0),
+    /**
+     * An appeal changes the score only when the re-marked paper's score differs from the
+     * first by at least this many points (0: any change counts; the olympiad's rule: 1).
+     */
+    appealMinPoints: numeric('appeal_min_points', { precision: 8, scale: 2, mode: 'number' })
+      .notNull()
+      .default(0),
     /** The appeal window: results stay provisional until it ends (none set: final at once). */
     appealStartDate: tz('appeal_start_date'),
     appealEndDate: tz('appeal_end_date'),

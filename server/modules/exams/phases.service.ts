@@ -244,9 +244,9 @@ export function phasesService({
             ? {}
             : { mediationThreshold: input.mediationThreshold }),
           ...(input.markStep === undefined ? {} : { markStep: input.markStep }),
-          ...(input.appealMinChange === undefined
+          ...(input.appealMinPoints === undefined
             ? {}
-            : { appealMinChange: input.appealMinChange }),
+            : { appealMinPoints: input.appealMinPoints }),
         });
         await repo.syncFirstPhase(tx, editionId);
         await appendAudit(tx, {

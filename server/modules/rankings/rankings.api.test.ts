@@ -86,6 +86,7 @@ describe('GET …/rankings', () => {
       familyName: 'Țurcanu',
       givenName: 'Ana',
       studentCounty: 'Iași',
+      studentSector: null,
       studentGrade: 5,
       school: 'Colegiul Național „Emil Racoviță”',
       code: expect.stringMatching(/^[0-9A-F]{10}$/),
@@ -504,10 +505,10 @@ describe('elevi.csv', () => {
     expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = body.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe(
-      'Loc;Nume;Prenume;Clasa;Județ;Școala;Punctaj;Stare rezultat;Rezultat;Premiu;Cod',
+      'Loc;Nume;Prenume;Clasa;Județ;Școala;Punctaj;Stare rezultat;Rezultat;Premiu;Cod;Sector',
     );
     expect(lines[1]).toMatch(
-      /^1;Țăran;Ștefan;5;Argeș;Colegiul Național „Emil Racoviță”;17,5;final;;;[0-9A-F]{10}$/,
+      /^1;Țăran;Ștefan;5;Argeș;Colegiul Național „Emil Racoviță”;17,5;final;;;[0-9A-F]{10};$/,
     );
     expect(lines[2]).toMatch(/^2;"Pop; Ion";"'=HYPERLINK\(""x""\)";5;Cluj;/);
     expect(lines).toHaveLength(4);

@@ -1,4 +1,4 @@
-import { GRADE_ABSOLVENT } from '../../../shared/constants.js';
+import { BUCHAREST, GRADE_ABSOLVENT } from '../../../shared/constants.js';
 import {
   PRIZE_DOCUMENT_NAMES,
   RANKING_CSV_COLUMNS,
@@ -23,6 +23,7 @@ export function toStaffRow(
     familyName: row.familyName,
     givenName: row.givenName,
     studentCounty: row.studentCounty,
+    studentSector: row.studentSector,
     studentGrade: row.studentGrade,
     school: row.school,
     code: row.code,
@@ -67,6 +68,8 @@ export function toPublishedRow(
     familyName: names ? row.familyName : initials ? initialsOf(row.familyName) : null,
     givenName: names ? row.givenName : initials ? initialsOf(row.givenName) : null,
     studentCounty: row.studentCounty,
+    // A sector narrows a student down more than a county: shown with names only.
+    studentSector: names ? row.studentSector : null,
     studentGrade: row.studentGrade,
     school: names ? row.school : null,
     code: row.code,
@@ -119,6 +122,12 @@ export function csvLine(row: RankedRow, scoreState: ResultState): string {
     givenName: row.givenName,
     studentGrade: row.studentGrade === GRADE_ABSOLVENT ? 'Absolvent' : row.studentGrade,
     studentCounty: row.studentCounty,
+    studentSector:
+      row.studentSector !== null
+        ? row.studentSector
+        : row.studentCounty === BUCHAREST
+          ? 'necompletat'
+          : null,
     school: row.school,
     total: row.total,
     scoreState: CSV_STATES[scoreState],

@@ -28,6 +28,7 @@ export const staffRankingResource: ListResource = {
     familyNameNormalized: { column: users.familyNameNormalized, type: 'string', fold: 'name' },
     givenNameNormalized: { column: users.givenNameNormalized, type: 'string', fold: 'name' },
     studentCounty: { column: users.county, type: 'string' },
+    studentSector: { column: users.bucharestSector, type: 'number' },
     studentGrade: { column: phaseRanks.grade, type: 'number' },
     school: { column: users.school, type: 'string' },
     code: { column: phaseRanks.code, type: 'string', sortable: false },
@@ -69,6 +70,7 @@ export type RankedRow = {
   familyName: string | null;
   givenName: string | null;
   studentCounty: string | null;
+  studentSector: number | null;
   studentGrade: number | null;
   school: string | null;
   code: string;
@@ -85,6 +87,7 @@ const rankedFields = {
   familyName: users.familyName,
   givenName: users.givenName,
   studentCounty: users.county,
+  studentSector: users.bucharestSector,
   studentGrade: phaseRanks.grade,
   school: users.school,
   code: phaseRanks.code,
@@ -194,7 +197,8 @@ function joinsFor(fields: readonly string[]): SQL {
 const PAGE_COLUMNS = sql.raw(
   new PgDialect().sqlToQuery(sql`select ${phaseRanks.studentId} as "studentId",
     ${users.familyName} as "familyName", ${users.givenName} as "givenName",
-    ${users.county} as "studentCounty", ${phaseRanks.grade} as "studentGrade",
+    ${users.county} as "studentCounty", ${users.bucharestSector} as "studentSector",
+    ${phaseRanks.grade} as "studentGrade",
     ${users.school} as "school", ${phaseRanks.code} as "code", ${phaseRanks.rank} as "rank",
     ${phaseRanks.rankedInGrade} as "rankedInGrade", ${totalSql} as "total",
     coalesce((select r.awaiting_items from ${phaseResults} r
@@ -350,6 +354,8 @@ function toRankedRow(r: Record<string, unknown>): RankedRow {
     familyName: text(r.familyName),
     givenName: text(r.givenName),
     studentCounty: text(r.studentCounty),
+    studentSector:
+      r.studentSector === null || r.studentSector === undefined ? null : Number(r.studentSector),
     studentGrade: r.studentGrade === null ? null : Number(r.studentGrade),
     school: text(r.school),
     code: String(r.code),

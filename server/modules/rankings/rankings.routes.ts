@@ -10,6 +10,7 @@ import {
   RANKING_CSV_NAME,
   rankingListItemSchema,
   rankingSummarySchema,
+  rulePresetSchema,
   rulesApplyRequestSchema,
   rulesApplyResultSchema,
   rulesDryRunRequestSchema,
@@ -181,6 +182,37 @@ export function rankingsRoutes(rankings: RankingsService, rules: RulesService) {
     );
 
     r.get(
+      '/rules/presets',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'The olympiad rule sets to start from',
+          description:
+            'Each with its name and what it does in Romanian and English, and its rules (the ' +
+            'body `PUT …/rules` takes). Staff.',
+          response: { 200: z.array(rulePresetSchema) },
+        },
+        preHandler: staff,
+      },
+      async () => rules.listPresets(),
+    );
+
+    r.get(
+      '/rules/presets/:presetId',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'One olympiad rule set',
+          description: '404 NOT_FOUND for an id not in the list. Staff.',
+          params: z.object({ presetId: z.string().max(100) }),
+          response: { 200: rulePresetSchema },
+        },
+        preHandler: staff,
+      },
+      async (request) => rules.getPreset(request.params.presetId),
+    );
+
+    r.get(
       `${BASE}/rules`,
       {
         schema: {
@@ -239,7 +271,9 @@ export function rankingsRoutes(rankings: RankingsService, rules: RulesService) {
           description:
             'Writes admitted/rejected and prizes where they differ, audited. 409 ' +
             'RULES_OUTCOME_CHANGED (run the dry run again), RESULTS_INCOMPLETE, PHASE_CLOSED; ' +
-            "400 CLIENT_ERROR `{rules:['required']}` without rules.",
+            "400 CLIENT_ERROR `{rules:['required']}` without rules; 409 SECTOR_MISSING " +
+            "(`details.students`) when the rules count Bucharest's sectors and some Bucharest " +
+            'participants have none, unless `acceptMissingSectors: true`.',
           params: phaseParams,
           body: rulesApplyRequestSchema,
           response: { 200: rulesApplyResultSchema },

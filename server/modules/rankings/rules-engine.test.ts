@@ -1,15 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COUNTIES } from '../../../shared/constants.js';
+import { BUCHAREST_SECTORS, COUNTIES } from '../../../shared/constants.js';
 import {
   type AwardRules,
   type PhaseRules,
   PRIZES,
   type Prize,
   type QualificationRules,
-  RULE_PRESETS,
 } from '../../../shared/schemas/rankings.js';
-import { applyRules, changesOf, fingerprintOf, type RuleInput, shareOf } from './rules-engine.js';
+import { RULE_PRESETS } from './rule-presets.js';
+import {
+  applyRules,
+  changesOf,
+  fingerprintOf,
+  missingSectors,
+  type RuleInput,
+  shareOf,
+} from './rules-engine.js';
 
 // ---------------------------------------------------------------------------------------
 // The reference: the rules read word by word, slowly, one student at a time. The engine must
@@ -18,6 +25,8 @@ import { applyRules, changesOf, fingerprintOf, type RuleInput, shareOf } from '.
 type Student = {
   id: string;
   county: string | null;
+  /** Bucharest's sector of a Bucharest student (null: not known). */
+  sector: number | null;
   grade: number | null;
   /** null: no result (absent). */
   total: number | null;
@@ -82,9 +91,23 @@ function referenceRules(students: Student[], rules: PhaseRules): Map<string, Ref
       const eligible = ranked.filter((s) => q.minTotal === null || (s.total ?? 0) >= q.minTotal);
       let unused = 0;
       const county = new Set<string>();
+      // The units with county places: each county, or each of Bucharest's sectors in its
+      // stead when they count as counties (a Bucharest student without a sector is in none).
+      const units: { county: string; members: Student[] }[] = [];
       for (const c of COUNTIES) {
+        if (q.sectorsAsCounties && c === 'București') {
+          for (const sector of BUCHAREST_SECTORS) {
+            units.push({
+              county: c,
+              members: eligible.filter((s) => s.county === c && s.sector === sector),
+            });
+          }
+        } else {
+          units.push({ county: c, members: eligible.filter((s) => s.county === c) });
+        }
+      }
+      for (const { county: c, members: group } of units) {
         const places = q.countyPlaces.find((p) => p.county === c)?.places ?? q.placesPerCounty;
-        const group = eligible.filter((s) => s.county === c);
         const taken = group.filter((s) =>
           getsPlace(rankOf(s), group.map(rankOf), places, q.tiesAtCut),
         );
@@ -139,6 +162,7 @@ function inputsOf(students: Student[]): RuleInput[] {
   return students.map((s) => ({
     studentId: s.id,
     studentCounty: s.county,
+    studentSector: s.sector,
     studentGrade: s.grade,
     rank: ranks.get(s.id) ?? null,
     total: s.total,
@@ -164,9 +188,10 @@ const student = (
   county: string | null = 'Cluj',
   grade: number | null = 7,
   tieKey: number[] = [],
+  sector: number | null = null,
 ): Student => {
   next += 1;
-  return { id: `s${String(next).padStart(4, '0')}`, county, grade, total, tieKey };
+  return { id: `s${String(next).padStart(4, '0')}`, county, sector, grade, total, tieKey };
 };
 
 const noRules: PhaseRules = {
@@ -184,6 +209,7 @@ const qualify = (q: Partial<QualificationRules>): PhaseRules => ({
     extraPlaces: 0,
     unusedCountyPlacesToExtra: false,
     tiesAtCut: 'all',
+    sectorsAsCounties: false,
     ...q,
   },
 });
@@ -272,6 +298,64 @@ describe('qualification', () => {
     expect(s.slice(1).map((x) => countyTie.get(x.id)?.by)).toEqual(['county', 'county', null]);
   });
 
+  it("gives each of Bucharest's sectors its own place when they count as counties", () => {
+    const sector = (total: number, n: number | null) => student(total, 'București', 7, [], n);
+    const s = [
+      sector(27, 1),
+      sector(26, 1),
+      sector(25, 1),
+      sector(24, 1),
+      sector(23, null), // sector not known: no sector place
+      sector(12, 2),
+      student(11, 'Cluj'),
+    ];
+    const bySector = engine(s, qualify({ placesPerCounty: 1, sectorsAsCounties: true }));
+    expect(s.map((x) => bySector.get(x.id)?.by ?? null)).toEqual([
+      'county',
+      null,
+      null,
+      null,
+      null,
+      'county',
+      'county',
+    ]);
+    // Six places for București as one county go to its best six, wherever they live.
+    const asOne = engine(
+      s,
+      qualify({ placesPerCounty: 1, countyPlaces: [{ county: 'București', places: 6 }] }),
+    );
+    expect(s.map((x) => asOne.get(x.id)?.by ?? null)).toEqual([
+      'county',
+      'county',
+      'county',
+      'county',
+      'county',
+      'county',
+      'county',
+    ]);
+    // The four empty sectors' places join the extra places, down the ranking.
+    const extra = engine(
+      s,
+      qualify({ placesPerCounty: 1, sectorsAsCounties: true, unusedCountyPlacesToExtra: true }),
+    );
+    expect(s.map((x) => extra.get(x.id)?.by ?? null).slice(0, 5)).toEqual([
+      'county',
+      'extra',
+      'extra',
+      'extra',
+      'extra',
+    ]);
+    const { grades } = applyRules(
+      inputsOf(s),
+      qualify({ placesPerCounty: 1, sectorsAsCounties: true }),
+    );
+    expect(grades[0]?.countyPlaces).toBe(47);
+    expect(
+      missingSectors(inputsOf(s), qualify({ sectorsAsCounties: true })).map((i) => i.studentId),
+    ).toEqual([s[4]?.id]);
+    expect(missingSectors(inputsOf(s), qualify({}))).toEqual([]);
+  });
+
   it('rejects participants without a result and keeps grades apart', () => {
     const s = [student(null), student(20, 'Cluj', 5), student(19, 'Cluj', 6)];
     const out = engine(s, qualify({ placesPerCounty: 1 }));
@@ -283,7 +367,7 @@ describe('prizes', () => {
   it('by score bands (threshold): each band ends where the one above starts', () => {
     const totals = [28, 25.5, 25, 22.5, 22, 19.5, 19, 14, 13.5];
     const s = totals.map((t) => student(t));
-    const out = engine(s, RULE_PRESETS.county_to_national);
+    const out = engine(s, RULE_PRESETS.county_to_national.rules);
     expect(s.map((x) => out.get(x.id)?.prize)).toEqual([
       'first',
       'first',
@@ -301,7 +385,7 @@ describe('prizes', () => {
     // 20 students: 15% is 3 mentions. Two tie for second place: both get Premiul II.
     const totals = [28, 27, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10];
     const s = totals.map((t) => student(t));
-    const out = engine(s, RULE_PRESETS.national_prizes);
+    const out = engine(s, RULE_PRESETS.national_prizes.rules);
     expect(s.slice(0, 9).map((x) => out.get(x.id)?.prize)).toEqual([
       'first',
       'second',
@@ -331,7 +415,10 @@ describe('prizes', () => {
 describe('changes and fingerprint', () => {
   it('list only what differs from today, and name the outcome', () => {
     const s = [student(20), student(10)];
-    const rules = { ...qualify({ extraPlaces: 1 }), awards: RULE_PRESETS.national_prizes.awards };
+    const rules = {
+      ...qualify({ extraPlaces: 1 }),
+      awards: RULE_PRESETS.national_prizes.rules.awards,
+    };
     const result = applyRules(inputsOf(s), rules);
     const [a, b] = s;
     const current = [
@@ -375,6 +462,7 @@ describe('changes and fingerprint', () => {
 const someCounties = ['Cluj', 'Iași', 'București', 'Olt', null] as const;
 const studentArb = fc.record({
   county: fc.constantFrom(...someCounties),
+  sector: fc.option(fc.constantFrom(...BUCHAREST_SECTORS), { nil: null, freq: 4 }),
   grade: fc.constantFrom(5, 6, null),
   // Few distinct totals, so ties are common; some students are absent.
   total: fc.option(
@@ -388,6 +476,7 @@ const studentsArb = (withTieKeys: boolean) =>
     list.map((s, i) => ({
       id: `p${String(i).padStart(3, '0')}`,
       county: s.county,
+      sector: s.county === 'București' ? s.sector : null,
       grade: s.grade,
       total: s.total,
       tieKey: withTieKeys ? s.tieKey : [],
@@ -408,6 +497,7 @@ const qualificationArb: fc.Arbitrary<QualificationRules> = fc
     extraPlaces: fc.integer({ min: 0, max: 8 }),
     unusedCountyPlacesToExtra: fc.boolean(),
     tiesAtCut: tiesArb,
+    sectorsAsCounties: fc.boolean(),
   })
   .map(({ closeElsewhere, ...q }) => ({
     ...q,

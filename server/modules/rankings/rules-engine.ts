@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { COUNTIES } from '../../../shared/constants.js';
+import { BUCHAREST, BUCHAREST_SECTORS, COUNTIES } from '../../../shared/constants.js';
 import type { PhaseResult } from '../../../shared/schemas/exams.js';
 import {
   type PhaseRules,
@@ -19,6 +19,8 @@ import {
 export type RuleInput = {
   studentId: string;
   studentCounty: string | null;
+  /** Bucharest's sector (1–6) of a Bucharest student; null elsewhere or not known. */
+  studentSector: number | null;
   studentGrade: number | null;
   rank: number | null;
   total: number | null;
@@ -68,6 +70,39 @@ const byRank = (a: Ranked, b: Ranked) =>
 
 const gradeKey = (grade: number | null) => (grade === null ? 'none' : String(grade));
 
+/** A unit of county places: a county, or a sector of Bucharest (`București/3`). */
+const sectorUnit = (sector: number) => `${BUCHAREST}/${sector}`;
+
+/**
+ * The units that get county places, each with the county whose places it has: the counties,
+ * with București split into its six sectors when they count as counties.
+ */
+function placeUnits(sectorsAsCounties: boolean): { unit: string; county: string }[] {
+  return COUNTIES.flatMap<{ unit: string; county: string }>((county) =>
+    sectorsAsCounties && county === BUCHAREST
+      ? BUCHAREST_SECTORS.map((sector) => ({ unit: sectorUnit(sector), county }))
+      : [{ unit: county, county }],
+  );
+}
+
+/** The unit a student takes a county place in; null: none (no county, or no sector). */
+function unitOf(input: RuleInput, sectorsAsCounties: boolean): string | null {
+  if (input.studentCounty === null) return null;
+  if (!sectorsAsCounties || input.studentCounty !== BUCHAREST) return input.studentCounty;
+  return input.studentSector === null ? null : sectorUnit(input.studentSector);
+}
+
+/**
+ * Ranked Bucharest students the rules cannot place in a sector (their sector is not known)
+ * while the sectors count as counties: they can only take extra places.
+ */
+export function missingSectors<T extends RuleInput>(inputs: readonly T[], rules: PhaseRules): T[] {
+  if (!rules.qualification?.sectorsAsCounties) return [];
+  return inputs.filter(
+    (i) => i.rank !== null && i.studentCounty === BUCHAREST && i.studentSector === null,
+  );
+}
+
 /** Applies the rules to every participant, grade by grade. */
 export function applyRules(inputs: readonly RuleInput[], rules: PhaseRules): RulesResult {
   const outcomes = new Map<string, RuleOutcome>();
@@ -109,20 +144,22 @@ export function applyRules(inputs: readonly RuleInput[], rules: PhaseRules): Rul
       const minimum = q.minTotal;
       const eligible = ranked.filter((r) => minimum === null || r.total >= minimum);
       summary.eligible = eligible.length;
+      const sectors = q.sectorsAsCounties === true;
       const placesOf = new Map(q.countyPlaces.map((c) => [c.county as string, c.places]));
-      const byCounty = new Map<string, Ranked[]>();
+      const byUnit = new Map<string, Ranked[]>();
       for (const e of eligible) {
-        if (e.studentCounty === null) continue;
-        const list = byCounty.get(e.studentCounty);
+        const unit = unitOf(e, sectors);
+        if (unit === null) continue;
+        const list = byUnit.get(unit);
         if (list) list.push(e);
-        else byCounty.set(e.studentCounty, [e]);
+        else byUnit.set(unit, [e]);
       }
       const admitted = new Set<string>();
       let unused = 0;
-      for (const county of COUNTIES) {
+      for (const { unit, county } of placeUnits(sectors)) {
         const places = placesOf.get(county) ?? q.placesPerCounty;
         summary.countyPlaces += places;
-        const taken = takeTop(byCounty.get(county) ?? [], places, q.tiesAtCut);
+        const taken = takeTop(byUnit.get(unit) ?? [], places, q.tiesAtCut);
         for (const t of taken) {
           admitted.add(t.studentId);
           const outcome = outcomes.get(t.studentId);

@@ -1,10 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RULE_PRESETS } from '../../../shared/schemas/rankings.js';
 import { makeTestWithItems } from '../../db/factories.js';
 import { auditEvents, phasePrizes, testResults } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { codeOf, type Person, rankingsKit } from './rankings.fixtures.js';
+import { RULE_PRESETS as PRESETS } from './rule-presets.js';
+
+const RULE_PRESETS = {
+  county_to_national: PRESETS.county_to_national.rules,
+  national_prizes: PRESETS.national_prizes.rules,
+};
 
 let t: TestApp;
 let kit: ReturnType<typeof rankingsKit>;
@@ -199,6 +204,7 @@ describe('dry run and apply', () => {
         familyName: 'Test',
         givenName: 'Eva',
         studentCounty: 'Olt',
+        studentSector: null,
         studentGrade: 5,
         rank: 4,
         total: 16,

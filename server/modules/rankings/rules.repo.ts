@@ -30,6 +30,7 @@ export type RuleInputRow = {
   familyName: string | null;
   givenName: string | null;
   studentCounty: string | null;
+  studentSector: number | null;
   studentGrade: number | null;
   rank: number | null;
   total: number | null;
@@ -49,7 +50,7 @@ export async function findRuleInputs(
 ): Promise<RuleInputRow[]> {
   const result = await db.execute(sql`
     with ${rankedCte(phaseId, tieBreak)}
-    select ps.student_id, u.family_name, u.given_name, u.county,
+    select ps.student_id, u.family_name, u.given_name, u.county, u.bucharest_sector,
       coalesce(k.grade, es.grade, u.grade) as grade, k.rank, k.points::float8 as total,
       ps.result, pz.prize
     from phase_students ps
@@ -60,13 +61,14 @@ export async function findRuleInputs(
     left join ranked k on k.student_id = ps.student_id
     left join phase_prizes pz on pz.phase_id = ps.phase_id and pz.student_id = ps.student_id
     where ps.phase_id = ${phaseId}
-    order by 5 nulls last, k.rank nulls last, u.family_name_normalized, u.given_name_normalized,
+    order by 6 nulls last, k.rank nulls last, u.family_name_normalized, u.given_name_normalized,
       ps.student_id`);
   return rowsOf<{
     student_id: string;
     family_name: string | null;
     given_name: string | null;
     county: string | null;
+    bucharest_sector: number | null;
     grade: number | null;
     rank: number | null;
     total: number | null;
@@ -77,6 +79,7 @@ export async function findRuleInputs(
     familyName: r.family_name,
     givenName: r.given_name,
     studentCounty: r.county,
+    studentSector: r.bucharest_sector === null ? null : Number(r.bucharest_sector),
     studentGrade: r.grade === null ? null : Number(r.grade),
     rank: r.rank === null ? null : Number(r.rank),
     total: r.total === null ? null : Number(r.total),

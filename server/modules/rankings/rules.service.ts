@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import {
   MAX_DRY_RUN_ROWS,
   type PhaseRules,
+  RULE_PRESET_IDS,
   type RuleChange,
   type RuleOutcomeRow,
+  type RulePreset,
   type RulesApplyRequest,
   type RulesApplyResult,
   type RulesDryRun,
@@ -14,15 +16,16 @@ import { phaseRules } from '../../db/schema.js';
 import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
-import { AppError, fieldError, forbidden } from '../../lib/errors.js';
+import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import type { PhaseIds } from '../../lib/route-params.js';
 import { holdOpenPhase } from '../exams/index.js';
 import { phaseCompleteness, resultState } from '../results/index.js';
 import { findRules, requireViewer } from './rankings.access.js';
 import { canSetRules } from './rankings.policy.js';
 import * as ranks from './ranks.repo.js';
+import { RULE_PRESETS } from './rule-presets.js';
 import * as rulesRepo from './rules.repo.js';
-import { canonicalJson } from './rules-engine.js';
+import { canonicalJson, missingSectors } from './rules-engine.js';
 import { evaluateRules, hasRules, writeRuleOutcome } from './rules-outcome.js';
 
 export type RulesDeps = { db: Db; clock: Clock };
@@ -39,6 +42,18 @@ export function rulesService({ db, clock }: RulesDeps) {
   }
 
   return {
+    /** The olympiad rule sets to start from, in a fixed order. */
+    listPresets(): RulePreset[] {
+      return RULE_PRESET_IDS.map((id) => RULE_PRESETS[id]);
+    },
+
+    /** One preset by its id (404 for another). */
+    getPreset(presetId: string): RulePreset {
+      const preset = RULE_PRESET_IDS.find((id) => id === presetId);
+      if (!preset) throw notFound('preset');
+      return RULE_PRESETS[preset];
+    },
+
     /** The phase's rules (the defaults until set); staff and coordinators read them. */
     async getRules(actor: Actor, ids: PhaseIds): Promise<PhaseRules> {
       const viewer = await requireViewer(db, actor, ids);
@@ -96,6 +111,7 @@ export function rulesService({ db, clock }: RulesDeps) {
           familyName: i.familyName,
           givenName: i.givenName,
           studentCounty: i.studentCounty,
+          studentSector: i.studentSector,
           studentGrade: i.studentGrade,
           rank: i.rank,
           total: i.total,
@@ -113,6 +129,7 @@ export function rulesService({ db, clock }: RulesDeps) {
             familyName: i.familyName,
             givenName: i.givenName,
             studentCounty: i.studentCounty,
+            studentSector: i.studentSector,
             studentGrade: i.studentGrade,
             rank: i.rank,
             total: i.total,
@@ -121,6 +138,8 @@ export function rulesService({ db, clock }: RulesDeps) {
       });
       const admitted = outcomeRows.filter((r) => r.admitted === true);
       const awarded = outcomeRows.filter((r) => r.prize !== null);
+      const unplaced = new Set(missingSectors(inputs, rules).map((i) => i.studentId));
+      const noSector = outcomeRows.filter((r) => unplaced.has(r.studentId));
       return {
         rules,
         isStoredRules,
@@ -140,7 +159,10 @@ export function rulesService({ db, clock }: RulesDeps) {
         awarded: awarded.slice(0, MAX_DRY_RUN_ROWS),
         changes: changeRows.slice(0, MAX_DRY_RUN_ROWS),
         changeCount: changeRows.length,
-        truncated: [admitted, awarded, changeRows].some((list) => list.length > MAX_DRY_RUN_ROWS),
+        missingSectors: noSector.slice(0, MAX_DRY_RUN_ROWS),
+        truncated: [admitted, awarded, changeRows, noSector].some(
+          (list) => list.length > MAX_DRY_RUN_ROWS,
+        ),
       };
     },
 
@@ -148,7 +170,9 @@ export function rulesService({ db, clock }: RulesDeps) {
      * Applies the stored rules: admitted/rejected through the exams module and prizes, only
      * where they differ from today, in one transaction, audited. Refused when the outcome is
      * no longer the dry run's (RULES_OUTCOME_CHANGED), while results are incomplete
-     * (RESULTS_INCOMPLETE), on a closed phase (PHASE_CLOSED) or without rules.
+     * (RESULTS_INCOMPLETE), on a closed phase (PHASE_CLOSED), without rules, or while
+     * Bucharest participants have no sector under the sectors rule (SECTOR_MISSING) unless
+     * the caller accepts it.
      */
     async apply(actor: Actor, ids: PhaseIds, input: RulesApplyRequest): Promise<RulesApplyResult> {
       const viewer = await requireRuleSetter(actor, ids);
@@ -163,9 +187,16 @@ export function rulesService({ db, clock }: RulesDeps) {
         if (gaps.awaitingItems > 0 || gaps.runningAttempts > 0) {
           throw new AppError('RESULTS_INCOMPLETE', 'Some results are not complete yet', gaps);
         }
-        const { changes, fingerprint } = await evaluateRules(tx, phaseId, rules);
+        const { inputs, changes, fingerprint } = await evaluateRules(tx, phaseId, rules);
         if (fingerprint !== input.fingerprint) {
           throw new AppError('RULES_OUTCOME_CHANGED', 'Run the dry run again', { fingerprint });
+        }
+        // Students the sectors rule cannot place would lose a sector place they may be owed.
+        const unplaced = missingSectors(inputs, rules);
+        if (unplaced.length > 0 && input.acceptMissingSectors !== true) {
+          throw new AppError('SECTOR_MISSING', 'Some Bucharest students have no sector', {
+            students: unplaced.map((i) => i.studentId),
+          });
         }
         return writeRuleOutcome(tx, phaseId, rules, changes, actor.id, fingerprint);
       });

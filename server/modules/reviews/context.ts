@@ -64,7 +64,7 @@ export function parseJson<S extends z.ZodType>(text: string | undefined, schema:
 const settingsOf = (phase: PhasePath['phase']): PhaseSettings => ({
   markStep: phase.markStep > 0 ? phase.markStep : DEFAULT_MARK_STEP,
   threshold: phase.mediationThreshold,
-  appealMinChange: phase.appealMinChange,
+  appealMinPoints: Number(phase.appealMinPoints),
 });
 
 /** The mark's checks: in range, in the phase's step, criteria of the rubric adding up. */
@@ -100,9 +100,13 @@ export const answerOf = (row: repo.EntryRow | repo.AppealRow): MarkedAnswer => (
   itemId: row.itemId,
 });
 
-/** Where an appeal's marking comes to: the original stays unless it moved enough. */
-function appealOutcome(original: number, result: number, maxScore: number, minShare: number) {
-  const minCents = Math.round(minShare * maxScore * 100);
+/**
+ * Where an appeal's marking comes to: the re-marked score stands when the paper moves by at
+ * least `minPoints` (only the appealed item is marked again, so the paper moves by what the
+ * item moves), else the original stays. Compared in hundredths, as marks are kept.
+ */
+export function appealOutcome(original: number, result: number, minPoints: number) {
+  const minCents = Math.round(minPoints * 100);
   const diff = Math.abs(Math.round(result * 100) - Math.round(original * 100));
   if (diff === 0 || diff < minCents) return { outcome: 'kept' as const, final: original };
   return { outcome: 'changed' as const, final: result };
@@ -246,12 +250,7 @@ export function reviewsContext(deps: ReviewsDeps) {
     at: Date,
   ) {
     const original = Number(row.originalScore ?? 0);
-    const { outcome, final } = appealOutcome(
-      original,
-      result,
-      Number(row.maxScore),
-      scope.settings.appealMinChange,
-    );
+    const { outcome, final } = appealOutcome(original, result, scope.settings.appealMinPoints);
     if (outcome === 'changed') await recordFinal(tx, answerOf(row), final, 'appealed', at);
     await appendAudit(tx, {
       actorId: by,

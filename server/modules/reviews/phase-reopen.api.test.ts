@@ -2,7 +2,6 @@ import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PhaseClosed, PhaseReopenResult } from '../../../shared/schemas/phase-reopen.js';
-import { RULE_PRESETS } from '../../../shared/schemas/rankings.js';
 import type { ContestationEntry } from '../../../shared/schemas/reviews.js';
 import {
   auditEvents,
@@ -15,6 +14,7 @@ import {
 } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { fixedClock, type Signed } from '../../test/competition.js';
+import { RULE_PRESETS } from '../rankings/index.js';
 import { reviewWorld } from './reviews.fixtures.js';
 
 // A closed phase reopens only explicitly, with a written reason, audited; it then takes the
@@ -89,7 +89,7 @@ describe('the hybrid phase, marked and awarded', () => {
     await mark(w.bogdan.id, 6);
     await mark(w.carmen.id, 4);
     const rulesUrl = `/ranking-service${w.phasePath(w.hybrid.id)}/rules`;
-    ok(await w.call('PUT', rulesUrl, w.examAdmin.headers, RULE_PRESETS.national_prizes));
+    ok(await w.call('PUT', rulesUrl, w.examAdmin.headers, RULE_PRESETS.national_prizes.rules));
     const dry = ok<{ fingerprint: string }>(
       await w.call('POST', `${rulesUrl}/dry-run`, w.examAdmin.headers, {}),
     );

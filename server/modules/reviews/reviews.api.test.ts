@@ -470,8 +470,8 @@ describe('appeals', () => {
     });
   });
 
-  it('keep the original score when the change is under the phase share', async () => {
-    await w.setPhase(w.hybrid.id, { appealMinChange: 0.5 });
+  it("keep the original score when the paper moves by less than the phase's points", async () => {
+    await w.setPhase(w.hybrid.id, { appealMinPoints: 3.5 });
     ok(await w.call('PUT', appealUrl(w.hybridTest.id, w.hybridItemId), w.bogdan.headers, reason));
     const base = hybridBase();
     const appeal = ok<ContestationEntry[]>(await list(`${base}/appeals`, w.staff)).find(
@@ -481,7 +481,8 @@ describe('appeals', () => {
     const assigned = (
       await t.database.db.select().from(reviewMarks).where(eq(reviewMarks.parentId, appeal._id))
     ).map((m) => signedOf(m.reviewerId));
-    // 6.25 → 9.5 is 3.25 points, under 50% of 10.
+    // 6.25 → 9.5 moves the paper by 3.25 points, under 3.5 (as a share of the item's 10
+    // points it would have been 35%).
     ok(
       await w.call('PUT', `${base}/appeals/${appeal._id}`, assigned[0]?.headers ?? {}, {
         reviewerScore: 9.5,
@@ -492,9 +493,14 @@ describe('appeals', () => {
         reviewerScore: 9.5,
       }),
     );
-    expect(res.appealInfo).toMatchObject({ resultScore: 9.5, finalScore: 6.25, outcome: 'kept' });
+    expect(res.appealInfo).toMatchObject({
+      minChangePoints: 3.5,
+      resultScore: 9.5,
+      finalScore: 6.25,
+      outcome: 'kept',
+    });
     expect((await answerRow(w.bogdan.id))?.score).toBe(6.25);
-    await w.setPhase(w.hybrid.id, { appealMinChange: 0 });
+    await w.setPhase(w.hybrid.id, { appealMinPoints: 0 });
   });
 });
 

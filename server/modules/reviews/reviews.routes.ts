@@ -337,7 +337,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
           summary: "An appeal reviewer's mark",
           description:
             'By teachers of the question who did not mark the answer the first time. The ' +
-            "result is final and may be lower; under the phase's appealMinChange it keeps " +
+            "result is final and may be lower; under the phase's appealMinPoints it keeps " +
             'the original.',
           params: reviewParams,
           body: markInputSchema,

@@ -17,7 +17,7 @@ import type { AppealRow, EntryRow, MarkRow } from './reviews.repo.js';
 export type Viewer = { id: string; whole: boolean; manage: boolean };
 
 /** The phase's marking settings. */
-export type PhaseSettings = { markStep: number; threshold: number; appealMinChange: number };
+export type PhaseSettings = { markStep: number; threshold: number; appealMinPoints: number };
 
 const num = (v: number | string | null | undefined): number | null =>
   v === null || v === undefined ? null : Number(v);
@@ -156,7 +156,7 @@ export function appealView(
       maxScore,
       markStep: settings.markStep,
       thresholdPoints: Math.round(settings.threshold * maxScore * 100) / 100,
-      minChangePoints: Math.round(settings.appealMinChange * maxScore * 100) / 100,
+      minChangePoints: settings.appealMinPoints,
       originalScore: all ? num(row.originalScore) : null,
       ...gradesOf(marks, all),
       mediatorScore: all ? num(row.mediatorScore) : null,

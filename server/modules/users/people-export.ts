@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { GRADE_ABSOLVENT } from '../../../shared/constants.js';
+import { BUCHAREST, GRADE_ABSOLVENT } from '../../../shared/constants.js';
 import type { StudentExportRow } from './students.repo.js';
 import type { TeacherRow } from './teachers.repo.js';
 
@@ -35,6 +35,17 @@ export const STUDENT_COLUMNS: Column<StudentExportRow>[] = [
   { header: 'Cod profesor', width: 14, value: (r) => r.teacherCodeOfTeacher },
   { header: 'Centru de examen', width: 20, value: (r) => r.studentCentre },
   { header: 'Stare', width: 10, value: (r) => STATE_LABEL[r.state] },
+  // Bucharest's sector, or a note that it is missing, so an organiser can complete it.
+  {
+    header: 'Sector',
+    width: 14,
+    value: (r) =>
+      r.bucharestSector !== null
+        ? r.bucharestSector
+        : r.county === BUCHAREST
+          ? 'necompletat'
+          : null,
+  },
 ];
 
 export const TEACHER_COLUMNS: Column<TeacherRow>[] = [

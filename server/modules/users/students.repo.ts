@@ -30,6 +30,7 @@ export const studentsResource: ListResource = {
     familyName: { column: users.familyNameNormalized, type: 'string', fold: 'name' },
     givenName: { column: users.givenNameNormalized, type: 'string', fold: 'name' },
     county: { column: users.county, type: 'string' },
+    bucharestSector: { column: users.bucharestSector, type: 'number' },
     country: { column: users.country, type: 'string' },
     city: { column: users.city, type: 'string' },
     school: { column: users.school, type: 'string' },

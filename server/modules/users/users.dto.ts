@@ -36,6 +36,7 @@ export function toUserDto(
     registered: row.registered,
     emailConfirmed: row.emailConfirmedAt !== null,
     county: row.county,
+    bucharestSector: row.bucharestSector,
     country: row.country,
     city: row.city,
     school: row.school,

@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  smallint,
   text,
   uniqueIndex,
   uuid,
@@ -37,6 +38,8 @@ export const users = pgTable(
       .default('ro'),
     picture: text('picture'),
     county: text('county'),
+    /** Bucharest's sector (1–6) of a student living there; null elsewhere or not set yet. */
+    bucharestSector: smallint('bucharest_sector'),
     country: text('country'),
     city: text('city'),
     school: text('school'),

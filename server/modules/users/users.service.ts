@@ -1,3 +1,4 @@
+import { BUCHAREST } from '../../../shared/constants.js';
 import type { ProfilePatch, User } from '../../../shared/schemas/users.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
@@ -20,7 +21,7 @@ import * as repo from './users.repo.js';
 export type UsersDeps = { db: Db };
 
 /** Fields a student may not carry and fields a teacher may not carry. */
-const STUDENT_ONLY = ['dateOfBirth', 'grade', 'locale', 'occupation'] as const;
+const STUDENT_ONLY = ['dateOfBirth', 'grade', 'locale', 'occupation', 'bucharestSector'] as const;
 const TEACHER_ONLY = ['discipline'] as const;
 
 /** PostgreSQL's unique_violation, also when Drizzle wraps it (DrizzleQueryError.cause). */
@@ -156,6 +157,18 @@ export function usersService({ db }: UsersDeps) {
         }
         next.teacherRef = teacher.id;
         changed.teacherRef = teacher.id;
+      }
+      // A sector belongs to București only: another county clears it, whatever was sent.
+      if (
+        (fields.county ?? row.county) !== BUCHAREST &&
+        (fields.county !== undefined || fields.bucharestSector !== undefined)
+      ) {
+        next.bucharestSector = null;
+        if (row.bucharestSector !== null || fields.bucharestSector !== undefined) {
+          changed.bucharestSector = null;
+        } else {
+          delete changed.bucharestSector;
+        }
       }
       if (fields.givenName !== undefined)
         next.givenNameNormalized = normalizeName(fields.givenName);

@@ -1,7 +1,14 @@
 import { Grid } from '@mui/material';
-import type { Control, FieldValues, Path } from 'react-hook-form';
+import { type Control, type FieldValues, type Path, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { COUNTIES, DISCIPLINES, GRADES, STUDENT_LOCALES } from '../../../../shared/constants.js';
+import {
+  BUCHAREST,
+  BUCHAREST_SECTORS,
+  COUNTIES,
+  DISCIPLINES,
+  GRADES,
+  STUDENT_LOCALES,
+} from '../../../../shared/constants.js';
 import { FormSelect, FormText } from './fields.js';
 
 /**
@@ -111,6 +118,28 @@ export function PlaceFields<T extends FieldValues>({
         { name: 'city', label: t('fields.city'), autoComplete: 'address-level2' },
         { name: 'school', label: t('fields.school'), autoComplete: 'organization', wide: true },
       ]}
+    />
+  );
+}
+
+/**
+ * A Bucharest student's sector, asked for only while the county is București (the server
+ * ignores it for another county).
+ */
+export function SectorField<T extends FieldValues>({
+  control,
+}: FieldsOf<T, 'county' | 'bucharestSector'>) {
+  const { t } = useTranslation();
+  const county = useWatch({ control, name: 'county' as Path<T> });
+  if (county !== BUCHAREST) return null;
+  const options = BUCHAREST_SECTORS.map((s) => ({
+    value: s,
+    label: t('sectors.option', { sector: s }),
+  }));
+  return (
+    <Cells
+      control={control}
+      cells={[{ name: 'bucharestSector', label: t('sectors.label'), numeric: true, options }]}
     />
   );
 }

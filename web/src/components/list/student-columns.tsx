@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { CountyText } from '../pickers/SectorSelect.js';
 import type { Column } from './PagedTable.js';
 
 /** What every list of a competition's students shows about a student. */
@@ -6,6 +7,8 @@ export type StudentRowFields = {
   familyName: string | null;
   givenName: string | null;
   studentCounty: string | null;
+  /** Lists that know it: a Bucharest student's sector (null: not set). */
+  studentSector?: number | null;
   studentGrade: number | null;
   school: string | null;
   studentCentre?: string | null;
@@ -39,7 +42,12 @@ export function studentColumns<T extends StudentRowFields>(
       id: 'county',
       label: t('fields.county'),
       sortField: 'studentCounty',
-      render: (s) => s.studentCounty,
+      render: (s) =>
+        s.studentSector === undefined ? (
+          s.studentCounty
+        ) : (
+          <CountyText county={s.studentCounty} sector={s.studentSector} />
+        ),
     },
     grade: {
       id: 'grade',

@@ -12,6 +12,7 @@ import {
   LocaleField,
   NameFields,
   PlaceFields,
+  SectorField,
 } from '../../components/form/person-fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
 import { useAuth } from '../../lib/auth.js';
@@ -26,6 +27,7 @@ const STUDENT_FIELDS = [
   'familyName',
   'dateOfBirth',
   'county',
+  'bucharestSector',
   'city',
   'school',
   'grade',
@@ -102,6 +104,7 @@ export function RegisterStudentPage() {
         <NameFields control={control} />
         <BirthAndGradeFields control={control} />
         <PlaceFields control={control} />
+        <SectorField control={control} />
         <LocaleField control={control} />
         <Grid size={{ xs: 12, sm: 6 }}>
           <FormText

@@ -16,7 +16,7 @@ import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth.js';
 
 const STUDENT = ['s1', 's2', 's3', 's4', 's5', 's6', 's7'];
-const TEACHER = ['t1', 't2', 't3', 't9', 't10', 't11', 't12', 't4', 't5', 't6', 't7', 't8'];
+const TEACHER = ['t1', 't2', 't3', 't9', 't10', 't11', 't12', 't13', 't4', 't5', 't6', 't7', 't8'];
 
 function Faq({ title, ids }: { title: string; ids: string[] }) {
   const { t } = useTranslation();

@@ -16,7 +16,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { County } from '../../../../shared/constants.js';
+import { BUCHAREST, type County } from '../../../../shared/constants.js';
 import { RANKING_CSV_NAME, type RankingRow } from '../../../../shared/schemas/rankings.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { StudentFilters } from '../../components/list/StudentFilters.js';
@@ -26,6 +26,11 @@ import { andWhere, equalsWhere, nameSearchWhere } from '../../components/list/wh
 import { type PhaseContext, usePhaseContext } from '../../components/phase/get-phase-context.js';
 import { PhaseCrumbs } from '../../components/phase/PhaseCrumbs.js';
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
+import {
+  type SectorFilter,
+  SectorSelect,
+  sectorWhere,
+} from '../../components/pickers/SectorSelect.js';
 import { saveBlob } from '../../lib/download.js';
 import { formatTotal } from '../../lib/scores.js';
 import { useSnackbar } from '../../lib/snackbar.js';
@@ -41,6 +46,8 @@ import { phasePagePath, rulesPagePath } from './paths.js';
 type Filters = {
   searchText: string;
   studentCounty: County | '';
+  /** Only with București: one sector, or `none` for those whose sector is not set. */
+  studentSector: SectorFilter;
   studentGrade: number | '';
   onlyActive: boolean;
 };
@@ -53,6 +60,7 @@ const toWhere = (f: Filters) =>
   andWhere(
     nameSearchWhere(f.searchText.toLowerCase(), NAME_FIELDS),
     equalsWhere('studentCounty', f.studentCounty),
+    f.studentCounty === BUCHAREST ? sectorWhere(f.studentSector, 'studentSector') : undefined,
     { studentGrade: f.studentGrade },
     f.onlyActive ? { active: true } : undefined,
   );
@@ -79,6 +87,7 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
     initialFilters: {
       searchText: '',
       studentCounty: '',
+      studentSector: '',
       studentGrade: exam.grades[0] ?? '',
       onlyActive: false,
     },
@@ -210,6 +219,14 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
         }}
         spans={{ search: { xs: 12, lg: 5 }, picker: { xs: 12, sm: 4, lg: 2 } }}
       >
+        {list.filters.studentCounty === BUCHAREST && (
+          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
+            <SectorSelect
+              value={list.filters.studentSector}
+              onChange={(v) => list.setFilter('studentSector', v)}
+            />
+          </Grid>
+        )}
         <Grid size={{ xs: 12, sm: 4, lg: 3 }}>
           <FormControlLabel
             control={

@@ -1,26 +1,11 @@
 import PlayArrow from '@mui/icons-material/PlayArrow';
 import Save from '@mui/icons-material/Save';
 import TaskAlt from '@mui/icons-material/TaskAlt';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardActions,
-  CardContent,
-  Grid,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import {
-  type PhaseRules,
-  RULE_PRESET_IDS,
-  RULE_PRESETS,
-  type RulesDryRun,
-} from '../../../../shared/schemas/rankings.js';
+import type { PhaseRules, RulesDryRun } from '../../../../shared/schemas/rankings.js';
 import { ApiError } from '../../api/client.js';
 import { ConfirmDialog } from '../../components/list/ConfirmDialog.js';
 import { type PhaseContext, usePhaseContext } from '../../components/phase/get-phase-context.js';
@@ -30,6 +15,8 @@ import { useSnackbar } from '../../lib/snackbar.js';
 import { useApplyRules, useDryRun, useRules, useSaveRules } from './api/rules.js';
 import { ClosePhaseCard } from './components/ClosePhaseCard.js';
 import { DryRunView } from './components/DryRunView.js';
+import { MissingSectors } from './components/MissingSectors.js';
+import { PresetCards } from './components/PresetCards.js';
 import { RankingState } from './components/RankingState.js';
 import { RulesEditor } from './components/RulesEditor.js';
 import { refusal, refusalText } from './errors.js';
@@ -79,6 +66,7 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
   const [errors, setErrors] = useState<DraftErrors>({});
   const [run, setRun] = useState<RulesDryRun | null>(null);
   const [applying, setApplying] = useState(false);
+  const [acceptMissing, setAcceptMissing] = useState(false);
   const save = useSaveRules(ids);
   const dryRun = useDryRun(ids);
   const apply = useApplyRules(ids);
@@ -104,6 +92,7 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
   const runDry = async (rules: PhaseRules | undefined) => {
     try {
       setRun(await dryRun.mutateAsync(rules));
+      setAcceptMissing(false);
     } catch (e) {
       setRun(null);
       const r = refusal(e, t);
@@ -137,7 +126,10 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
   const handleApply = async () => {
     if (!run) return;
     try {
-      const result = await apply.mutateAsync(run.fingerprint);
+      const result = await apply.mutateAsync({
+        fingerprint: run.fingerprint,
+        acceptMissingSectors: acceptMissing,
+      });
       setApplying(false);
       notify('rankings.apply.done', 'success', {
         changed: result.changed,
@@ -156,7 +148,7 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
     await runDry(undefined);
   };
 
-  const applyBlock = run && applyReason(run, isDirty);
+  const applyBlock = run && applyReason(run, isDirty, acceptMissing);
 
   return (
     <Stack spacing={2}>
@@ -178,43 +170,13 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
       {isClosed && <Alert severity="info">{t('rankings.rules.closedNote')}</Alert>}
 
       {!isClosed && (
-        <Box component="section" aria-label={t('rankings.presets.title')}>
-          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-            {t('rankings.presets.title')}
-          </Typography>
-          <Grid container spacing={2}>
-            {RULE_PRESET_IDS.map((id) => (
-              <Grid key={id} size={{ xs: 12, md: 6 }}>
-                <Card
-                  variant="outlined"
-                  sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
-                >
-                  <CardContent sx={{ flex: 1 }}>
-                    <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
-                      {t(`rankings.presets.${id}.name`)}
-                    </Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {t(`rankings.presets.${id}.text`)}
-                    </Typography>
-                  </CardContent>
-                  <CardActions sx={{ px: 2, pb: 2 }}>
-                    <Button
-                      variant="outlined"
-                      size="small"
-                      onClick={() => {
-                        setDraft(rulesToDraft(presetRules(RULE_PRESETS[id], draft)));
-                        setErrors({});
-                        notify('rankings.presets.loaded', 'info');
-                      }}
-                    >
-                      {t('rankings.presets.use')}
-                    </Button>
-                  </CardActions>
-                </Card>
-              </Grid>
-            ))}
-          </Grid>
-        </Box>
+        <PresetCards
+          onUse={(preset) => {
+            setDraft(rulesToDraft(presetRules(preset.rules, draft)));
+            setErrors({});
+            notify('rankings.presets.loaded', 'info');
+          }}
+        />
       )}
 
       <RulesEditor draft={draft} errors={errors} onChange={change} locked={isClosed} />
@@ -251,6 +213,11 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
             appealEndDate={phase.appealEndDate}
           />
           <DryRunView run={run} />
+          <MissingSectors
+            students={run.missingSectors}
+            accepted={acceptMissing}
+            onAccept={setAcceptMissing}
+          />
           <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
             <Button
               variant="contained"
@@ -297,7 +264,7 @@ const canSetRules = (exam: PhaseContext['exam']) =>
   exam.myRole === 'admin' || exam.myRole === 'examAdmin' || exam.myRole === 'staff';
 
 /** Why the dry run cannot be applied now (a translation key), or null when it can. */
-function applyReason(run: RulesDryRun, isDirty: boolean): string | null {
+function applyReason(run: RulesDryRun, isDirty: boolean, acceptMissing: boolean): string | null {
   if (run.phaseState === 'closed') return 'rankings.apply.closed';
   if (!run.isStoredRules || isDirty) return 'rankings.apply.unsaved';
   if (run.rules.qualification === null && run.rules.awards === null)
@@ -305,5 +272,6 @@ function applyReason(run: RulesDryRun, isDirty: boolean): string | null {
   if (run.awaitingItems > 0 || run.runningAttempts > 0) return 'rankings.apply.incomplete';
   if (!run.canApply) return 'rankings.apply.cannot';
   if (run.changeCount === 0) return 'rankings.apply.nothing';
+  if (run.missingSectors.length > 0 && !acceptMissing) return 'rankings.apply.missingSectors';
   return null;
 }

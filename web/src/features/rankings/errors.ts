@@ -11,7 +11,7 @@ export type Refusal = { key: string; values?: Record<string, unknown> };
 /**
  * Why applying the rules or closing the phase was refused, as a message key: the outcome
  * moved since the dry run, results still incomplete (with the server's numbers), the phase
- * closed, no rules, someone still admitted in a last phase, or the code's own message.
+ * closed, Bucharest students without a sector, no rules, someone still admitted in a last phase, or the code's own message.
  */
 export function refusal(error: unknown, t: TFunction): Refusal {
   if (!(error instanceof ApiError)) return { key: 'errors.GENERAL_ERROR' };
@@ -29,6 +29,8 @@ export function refusal(error: unknown, t: TFunction): Refusal {
     }
     case 'PHASE_CLOSED':
       return { key: 'rankings.refusals.closed' };
+    case 'SECTOR_MISSING':
+      return { key: 'rankings.refusals.missingSectors' };
     case 'EDITION_PHASE_NOT_CREATED':
       return { key: 'rankings.refusals.stillAdmitted' };
     case 'CLIENT_ERROR':

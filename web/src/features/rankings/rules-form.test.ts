@@ -1,28 +1,72 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_PHASE_RULES,
-  RULE_PRESET_IDS,
-  RULE_PRESETS,
-} from '../../../../shared/schemas/rankings.js';
+import { DEFAULT_PHASE_RULES, type PhaseRules } from '../../../../shared/schemas/rankings.js';
 import { draftToRules, readNumber, rulesToDraft } from './rules-form.js';
 
+// Rule sets like the olympiad's presets (the server serves those).
+const countyToNational: PhaseRules = {
+  tieBreak: 'items_from_last',
+  publication: 'none',
+  qualification: {
+    minTotal: 14,
+    placesPerCounty: 1,
+    countyPlaces: [{ county: 'Olt', places: 2 }],
+    extraPlaces: 43,
+    unusedCountyPlacesToExtra: true,
+    tiesAtCut: 'all',
+    sectorsAsCounties: true,
+  },
+  awards: {
+    minTotal: 14,
+    levels: [
+      { prize: 'first', method: 'threshold', value: 25.5 },
+      { prize: 'second', method: 'threshold', value: 22.5 },
+      { prize: 'third', method: 'threshold', value: 19.5 },
+      { prize: 'mention', method: 'threshold', value: 14 },
+    ],
+    tiesAtCut: 'all',
+  },
+};
+const nationalPrizes: PhaseRules = {
+  tieBreak: 'none',
+  publication: 'none',
+  qualification: null,
+  awards: {
+    minTotal: null,
+    levels: [
+      { prize: 'first', method: 'count', value: 1 },
+      { prize: 'second', method: 'count', value: 1 },
+      { prize: 'third', method: 'count', value: 1 },
+      { prize: 'mention', method: 'share', value: 15 },
+    ],
+    tiesAtCut: 'all',
+  },
+};
+
 describe('the rules form', () => {
-  it('gives back every preset and the defaults unchanged', () => {
-    for (const id of RULE_PRESET_IDS) {
-      expect(draftToRules(rulesToDraft(RULE_PRESETS[id]))).toEqual({
-        rules: RULE_PRESETS[id],
-        errors: null,
-      });
+  it('gives back rule sets, the sector rule and the tie-break among them, unchanged', () => {
+    for (const rules of [countyToNational, nationalPrizes]) {
+      expect(draftToRules(rulesToDraft(rules))).toEqual({ rules, errors: null });
     }
+    const off = { ...rulesToDraft(countyToNational), sectorsAsCounties: false };
+    expect(draftToRules(off).rules?.qualification?.sectorsAsCounties).toBe(false);
     expect(draftToRules(rulesToDraft(DEFAULT_PHASE_RULES)).rules).toEqual(DEFAULT_PHASE_RULES);
   });
 
-  it('keeps a switched-off section to restore it, starting from the presets', () => {
+  it('starts a switched-on section blank: one place per county, no prize level chosen', () => {
     const draft = rulesToDraft(DEFAULT_PHASE_RULES);
     expect(draft.qualificationOn).toBe(false);
     expect(draft.placesPerCounty).toBe('1');
     const on = draftToRules({ ...draft, qualificationOn: true });
-    expect(on.rules?.qualification).toEqual(RULE_PRESETS.county_to_national.qualification);
+    expect(on.rules?.qualification).toEqual({
+      minTotal: null,
+      placesPerCounty: 1,
+      countyPlaces: [],
+      extraPlaces: 0,
+      unusedCountyPlacesToExtra: false,
+      tiesAtCut: 'all',
+      sectorsAsCounties: false,
+    });
+    expect(draftToRules({ ...draft, awardsOn: true }).errors).toEqual({ levels: 'required' });
   });
 
   it('reads numbers as people type them', () => {
@@ -35,7 +79,7 @@ describe('the rules form', () => {
   });
 
   it('says which field is wrong, and sends nothing then', () => {
-    const draft = rulesToDraft(RULE_PRESETS.county_to_national);
+    const draft = rulesToDraft(countyToNational);
     const bad = draftToRules({
       ...draft,
       placesPerCounty: '1,5',
@@ -62,7 +106,7 @@ describe('the rules form', () => {
   });
 
   it('needs a prize level when prizes are on, and a whole count', () => {
-    const draft = rulesToDraft(RULE_PRESETS.national_prizes);
+    const draft = rulesToDraft(nationalPrizes);
     expect(
       draftToRules({ ...draft, levels: draft.levels.map((l) => ({ ...l, on: false })) }).errors,
     ).toEqual({ levels: 'required' });
@@ -75,7 +119,7 @@ describe('the rules form', () => {
   });
 
   it('leaves out the minimum when it is blank', () => {
-    const draft = rulesToDraft(RULE_PRESETS.county_to_national);
+    const draft = rulesToDraft(countyToNational);
     const rules = draftToRules({ ...draft, qMinTotal: '', aMinTotal: ' ' }).rules;
     expect(rules?.qualification?.minTotal).toBeNull();
     expect(rules?.awards?.minTotal).toBeNull();

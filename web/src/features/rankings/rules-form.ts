@@ -1,14 +1,15 @@
 import type { County } from '../../../../shared/constants.js';
 import {
   type AwardMethod,
+  type AwardRules,
   MAX_PLACES,
   MAX_RULE_POINTS,
   type PhaseRules,
   PRIZES,
   type Prize,
   phaseRulesSchema,
+  type QualificationRules,
   type RankingPublication,
-  RULE_PRESETS,
   type TieBreak,
   type TiesAtCut,
 } from '../../../../shared/schemas/rankings.js';
@@ -31,6 +32,8 @@ export type RulesDraft = {
   extraPlaces: string;
   unusedToExtra: boolean;
   qTiesAtCut: TiesAtCut;
+  /** Bucharest's six sectors take county places as counties of their own. */
+  sectorsAsCounties: boolean;
   awardsOn: boolean;
   aMinTotal: string;
   levels: LevelDraft[];
@@ -42,11 +45,24 @@ export type DraftErrors = Record<string, string>;
 
 const text = (n: number | null) => (n === null ? '' : String(n));
 
-/** The form's values for stored rules; a section that is off starts from the presets' values. */
+/** What a switched-on qualification starts from: one place per county, nothing more. */
+const BLANK_QUALIFICATION: QualificationRules = {
+  minTotal: null,
+  placesPerCounty: 1,
+  countyPlaces: [],
+  extraPlaces: 0,
+  unusedCountyPlacesToExtra: false,
+  tiesAtCut: 'all',
+  sectorsAsCounties: false,
+};
+
+/** What switched-on prizes start from: no level chosen yet. */
+const BLANK_AWARDS: AwardRules = { minTotal: null, levels: [], tiesAtCut: 'all' };
+
+/** The form's values for stored rules; a section that is off starts blank. */
 export function rulesToDraft(rules: PhaseRules): RulesDraft {
-  const q = rules.qualification ?? RULE_PRESETS.county_to_national.qualification;
-  const a = rules.awards ?? RULE_PRESETS.national_prizes.awards;
-  if (!q || !a) throw new Error('presets without sections');
+  const q = rules.qualification ?? BLANK_QUALIFICATION;
+  const a = rules.awards ?? BLANK_AWARDS;
   return {
     tieBreak: rules.tieBreak,
     publication: rules.publication,
@@ -57,6 +73,7 @@ export function rulesToDraft(rules: PhaseRules): RulesDraft {
     extraPlaces: text(q.extraPlaces),
     unusedToExtra: q.unusedCountyPlacesToExtra,
     qTiesAtCut: q.tiesAtCut,
+    sectorsAsCounties: q.sectorsAsCounties === true,
     awardsOn: rules.awards !== null,
     aMinTotal: text(a.minTotal),
     levels: PRIZES.map((prize) => {
@@ -122,6 +139,7 @@ export function draftToRules(
       extraPlaces: places(d.extraPlaces, 'extraPlaces', errors),
       unusedCountyPlacesToExtra: d.unusedToExtra,
       tiesAtCut: d.qTiesAtCut,
+      sectorsAsCounties: d.sectorsAsCounties,
     };
   }
   let awards: PhaseRules['awards'] = null;
@@ -156,7 +174,7 @@ export function draftToRules(
   return { rules: checked.data, errors: null };
 }
 
-/** A preset's rules, keeping how the phase shows its ranking and breaks ties. */
+/** A preset's rules (from the API), keeping how the phase shows its ranking and breaks ties. */
 export const presetRules = (preset: PhaseRules, current: RulesDraft): PhaseRules => ({
   ...preset,
   tieBreak: current.tieBreak,

@@ -3,6 +3,7 @@ import { Avatar, Box, Button, Chip, Divider, Grid, Paper, Stack, Typography } fr
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { BUCHAREST } from '../../../../shared/constants.js';
 import { safePictureUrl } from '../../../../shared/picture.js';
 import { profilePatchSchema } from '../../../../shared/schemas/users.js';
 import { patchProfile } from '../../api/profile.js';
@@ -13,6 +14,7 @@ import {
   LocaleField,
   NameFields,
   PlaceFields,
+  SectorField,
 } from '../../components/form/person-fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
 import { useAuth } from '../../lib/auth.js';
@@ -21,19 +23,26 @@ import { MyDataCard } from './components/MyDataCard.js';
 import { TeamCodeCard } from './components/TeamCodeCard.js';
 
 const base = profilePatchSchema.shape;
-const studentForm = z.object({
-  familyName: base.familyName.unwrap(),
-  givenName: base.givenName.unwrap(),
-  dateOfBirth: base.dateOfBirth.unwrap(),
-  county: base.county.unwrap(),
-  city: base.city.unwrap(),
-  school: base.school.unwrap(),
-  grade: base.grade.unwrap(),
-  locale: base.locale.unwrap(),
-  occupation: base.occupation.unwrap(),
-  // Optional: left empty, the student stays with their teacher; filled, it re-links them.
-  teacherCode: z.preprocess((v) => (v === '' ? undefined : v), base.teacherCode),
-});
+const studentForm = z
+  .object({
+    familyName: base.familyName.unwrap(),
+    givenName: base.givenName.unwrap(),
+    dateOfBirth: base.dateOfBirth.unwrap(),
+    county: base.county.unwrap(),
+    bucharestSector: base.bucharestSector,
+    city: base.city.unwrap(),
+    school: base.school.unwrap(),
+    grade: base.grade.unwrap(),
+    locale: base.locale.unwrap(),
+    occupation: base.occupation.unwrap(),
+    // Optional: left empty, the student stays with their teacher; filled, it re-links them.
+    teacherCode: z.preprocess((v) => (v === '' ? undefined : v), base.teacherCode),
+  })
+  // A Bucharest student completes their sector (the olympiad's places go by sector).
+  .refine((s) => s.county !== BUCHAREST || (s.bucharestSector ?? null) !== null, {
+    message: 'required',
+    path: ['bucharestSector'],
+  });
 const teacherForm = z.object({
   familyName: base.familyName.unwrap(),
   givenName: base.givenName.unwrap(),
@@ -65,6 +74,7 @@ export function ProfilePage() {
       givenName: user?.givenName ?? '',
       dateOfBirth: user?.dateOfBirth ?? '',
       county: (user?.county ?? undefined) as Input['county'],
+      bucharestSector: user?.bucharestSector ?? undefined,
       city: user?.city ?? '',
       school: user?.school ?? '',
       grade: user?.grade ?? undefined,
@@ -134,6 +144,7 @@ export function ProfilePage() {
           <NameFields control={control} />
           {isStudent && <BirthAndGradeFields control={control} />}
           {(isStudent || isTeacher) && <PlaceFields control={control} />}
+          {isStudent && <SectorField control={control} />}
           {isStudent && (
             <>
               <LocaleField control={control} />

@@ -1,7 +1,7 @@
 import { Box, Grid, Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { County, UserState } from '../../../../shared/constants.js';
+import { BUCHAREST, type County, type UserState } from '../../../../shared/constants.js';
 import { type Person, STUDENTS_DOWNLOAD_NAME } from '../../../../shared/schemas/people.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { SearchBox } from '../../components/list/SearchBox.js';
@@ -16,6 +16,12 @@ import {
 } from '../../components/list/where.js';
 import { CountySelect } from '../../components/pickers/CountySelect.js';
 import { GradeSelect } from '../../components/pickers/GradeSelect.js';
+import {
+  CountyText,
+  type SectorFilter,
+  SectorSelect,
+  sectorWhere,
+} from '../../components/pickers/SectorSelect.js';
 import { useAuth } from '../../lib/auth.js';
 import { saveBlob } from '../../lib/download.js';
 import { useSnackbar } from '../../lib/snackbar.js';
@@ -38,6 +44,8 @@ import { useBulkState } from './use-bulk-state.js';
 type StudentFilters = {
   search: string;
   county: County | '';
+  /** Only with București: a sector, or `none` for the students whose sector is not set. */
+  sector: SectorFilter;
   grade: number | '';
   teacherRef: string;
   studentCentre: string;
@@ -47,6 +55,7 @@ type StudentFilters = {
 const INITIAL_FILTERS: StudentFilters = {
   search: '',
   county: '',
+  sector: '',
   grade: '',
   teacherRef: '',
   studentCentre: '',
@@ -57,6 +66,7 @@ const toWhere = (f: StudentFilters) =>
   andWhere(
     nameSearchWhere(f.search),
     equalsWhere('county', f.county),
+    f.county === BUCHAREST ? sectorWhere(f.sector) : undefined,
     equalsWhere('grade', f.grade),
     equalsWhere('teacherRef', f.teacherRef),
     containsWhere('studentCentre', f.studentCentre),
@@ -157,7 +167,12 @@ export function StudentsPage() {
       sortField: 'email',
       render: (p) => <EmailText email={p.email} />,
     },
-    { id: 'county', label: t('fields.county'), sortField: 'county', render: (p) => p.county },
+    {
+      id: 'county',
+      label: t('fields.county'),
+      sortField: 'county',
+      render: (p) => <CountyText county={p.county ?? null} sector={p.bucharestSector ?? null} />,
+    },
     {
       id: 'grade',
       label: t('fields.grade'),
@@ -213,6 +228,11 @@ export function StudentsPage() {
               onChange={(v) => list.setFilter('county', v)}
             />
           </Grid>
+          {f.county === BUCHAREST && (
+            <Grid size={{ xs: 12, sm: 6, md: isAdmin ? 3 : 4 }}>
+              <SectorSelect value={f.sector} onChange={(v) => list.setFilter('sector', v)} />
+            </Grid>
+          )}
           <Grid size={{ xs: 12, sm: 6, md: isAdmin ? 3 : 4 }}>
             <GradeSelect
               fullWidth

@@ -16,3 +16,4 @@ export const rankingPhaseKey = (ids: PhaseIds) =>
 export const rankingKey = (ids: PhaseIds) => [...rankingPhaseKey(ids), 'ranking'] as const;
 export const rulesKey = (ids: PhaseIds) => [...rankingPhaseKey(ids), 'rules'] as const;
 export const MY_RANKINGS_KEY = ['my-rankings'] as const;
+export const RULE_PRESETS_KEY = ['rule-presets'] as const;

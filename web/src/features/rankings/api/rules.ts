@@ -2,18 +2,33 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PhaseClosed } from '../../../../../shared/schemas/phase-reopen.js';
 import type {
   PhaseRules,
+  RulePreset,
   RulesApplyResult,
   RulesDryRun,
 } from '../../../../../shared/schemas/rankings.js';
 import { api } from '../../../api/client.js';
 import { type PhaseIds, phasePath } from '../../../components/phase/get-phase-context.js';
-import { rankingPhaseKey, rankingPhasePath, rulesKey } from './keys.js';
+import {
+  RANKINGS_PATH,
+  RULE_PRESETS_KEY,
+  rankingPhaseKey,
+  rankingPhasePath,
+  rulesKey,
+} from './keys.js';
 
 /** GET …/rules: the phase's ranking and rule settings (the defaults until someone sets them). */
 export const useRules = (ids: PhaseIds) =>
   useQuery({
     queryKey: rulesKey(ids),
     queryFn: () => api<PhaseRules>(`${rankingPhasePath(ids)}/rules`),
+  });
+
+/** GET /ranking-service/rules/presets: the olympiad rule sets to start from (they never change). */
+export const useRulePresets = () =>
+  useQuery({
+    queryKey: RULE_PRESETS_KEY,
+    queryFn: () => api<RulePreset[]>(`${RANKINGS_PATH}/rules/presets`),
+    staleTime: Number.POSITIVE_INFINITY,
   });
 
 /** PUT …/rules: stores them (a closed phase changes only `publication`). */
@@ -44,10 +59,16 @@ export const useDryRun = (ids: PhaseIds) =>
 export function useApplyRules(ids: PhaseIds) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (fingerprint: string) =>
+    mutationFn: ({
+      fingerprint,
+      acceptMissingSectors,
+    }: {
+      fingerprint: string;
+      acceptMissingSectors: boolean;
+    }) =>
       api<RulesApplyResult>(`${rankingPhasePath(ids)}/rules/apply`, {
         method: 'POST',
-        body: { fingerprint },
+        body: acceptMissingSectors ? { fingerprint, acceptMissingSectors } : { fingerprint },
       }),
     // The phase's student list and ranking now show other decisions and prizes.
     onSettled: () => queryClient.invalidateQueries({ queryKey: rankingPhaseKey(ids) }),

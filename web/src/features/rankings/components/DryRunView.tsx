@@ -22,7 +22,7 @@ import type {
   RulesDryRun,
 } from '../../../../../shared/schemas/rankings.js';
 import { formatTotal } from '../../../lib/scores.js';
-import { rowName } from '../format.js';
+import { countyName, rowName } from '../format.js';
 import { DecisionChip, PrizeChip } from './RankingChips.js';
 
 const PAGE = 25;
@@ -81,7 +81,10 @@ function RowsTable<T>(props: { label: string; rows: T[]; columns: Col<T>[]; empt
   );
 }
 
-type Person = Pick<RuleOutcomeRow, 'familyName' | 'givenName' | 'studentGrade' | 'studentCounty'>;
+type Person = Pick<
+  RuleOutcomeRow,
+  'familyName' | 'givenName' | 'studentGrade' | 'studentCounty' | 'studentSector'
+>;
 
 function personColumns<T extends Person & { rank: number | null; total: number | null }>(
   t: TFunction,
@@ -94,7 +97,7 @@ function personColumns<T extends Person & { rank: number | null; total: number |
       label: t('fields.grade'),
       render: (r) => (r.studentGrade === null ? '' : t(`grades.${r.studentGrade}`)),
     },
-    { label: t('fields.county'), render: (r) => r.studentCounty ?? '—' },
+    { label: t('fields.county'), render: (r) => countyName(r, t) },
     {
       label: t('rankings.columns.total'),
       align: 'right',

@@ -200,6 +200,21 @@ export function RulesEditor({ draft, errors, onChange, locked }: Props) {
               label={t('rankings.rules.unusedToExtra')}
             />
           </Grid>
+          <Grid size={12}>
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={draft.sectorsAsCounties}
+                  disabled={locked}
+                  onChange={(e) => onChange({ sectorsAsCounties: e.target.checked })}
+                />
+              }
+              label={t('rankings.rules.sectorsAsCounties')}
+            />
+            <Typography variant="body2" color="text.secondary" sx={{ ml: 6 }}>
+              {t('rankings.rules.sectorsAsCountiesHint')}
+            </Typography>
+          </Grid>
         </Grid>
         <Divider sx={{ my: 2 }} />
         <Typography variant="subtitle1" component="h3">

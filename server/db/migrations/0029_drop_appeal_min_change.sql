@@ -1,0 +1,1 @@
+ALTER TABLE "phases" DROP COLUMN "appeal_min_change";
