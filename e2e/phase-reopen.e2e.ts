@@ -63,13 +63,11 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
       endDate: new Date(now - 7 * DAY),
     });
     Object.assign(ids, { exam: exam.id, edition: edition.id, phase: phase.id });
-    await db
-      .insert(phaseRules)
-      .values({
-        phaseId: phase.id,
-        rules: RULE_PRESETS.national_prizes.rules,
-        updatedBy: examAdmin.id,
-      });
+    await db.insert(phaseRules).values({
+      phaseId: phase.id,
+      rules: RULE_PRESETS.national_prizes.rules,
+      updatedBy: examAdmin.id,
+    });
     for (const s of STUDENTS) {
       const { id } = await podium.createUser({
         email: `${s.login}@example.ro`,

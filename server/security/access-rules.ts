@@ -303,7 +303,7 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     fields: () => ({ Discipline: 'Matematică', Grade: '5' }),
   },
   // The same import where SPEC.md §7 names it.
-  [`POST /api/v1/data-import/exams/{examId}/editions/{editionId}/phases/{phaseId}/items/files`]: {
+  'POST /api/v1/data-import/exams/{examId}/editions/{editionId}/phases/{phaseId}/items/files': {
     ...bankManage,
     fields: () => ({ Discipline: 'Matematică', Grade: '5' }),
   },
