@@ -415,7 +415,7 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     const positions = await mapQuestions(page, lang);
     let section = await goTo(page, lang, positions, 'fraction');
     // The formula is typeset by KaTeX, with its fonts in woff2 only.
-    expect(await section.locator('.katex').count()).toBeGreaterThan(0);
+    await expect.poll(() => section.locator('.katex').count()).toBeGreaterThan(0);
     await expect
       .poll(() => fetched.filter((p) => p.includes('/assets/KaTeX_')).length)
       .toBeGreaterThan(0);

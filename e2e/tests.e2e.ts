@@ -555,7 +555,8 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
     await page.getByRole('button', { name: 'Previzualizează Clasa 5, 6' }).click();
     const dialog = page.getByRole('dialog', { name: /Previzualizare: Clasa 5, 6/ });
     await eventually(() => dialog.getByRole('region', { name: /^Întrebarea/ }).count()).toBe(5);
-    expect(await dialog.locator('.katex').count()).toBeGreaterThan(0);
+    // The statement renderer arrives a moment after the text: wait for the formulas.
+    await eventually(() => dialog.locator('.katex').count()).toBeGreaterThan(0);
     // Managers see what is correct: marked options or the expected value.
     await eventually(
       async () =>
@@ -696,7 +697,8 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
     await page.getByRole('button', { name: 'Preview Grade 5, 6' }).click();
     const dialog = page.getByRole('dialog', { name: /Preview: Grade 5, 6/ });
     await eventually(() => dialog.getByRole('region', { name: /^Question/ }).count()).toBe(5);
-    expect(await dialog.locator('.katex').count()).toBeGreaterThan(0);
+    // The statement renderer arrives a moment after the text: wait for the formulas.
+    await eventually(() => dialog.locator('.katex').count()).toBeGreaterThan(0);
     expect(await dialog.getByText(/^Correct answer/).count()).toBe(0);
     expect(await dialog.getByRole('img', { name: 'Correct answer' }).count()).toBe(0);
     // The answers never reach this browser: the details call is the managers'.
