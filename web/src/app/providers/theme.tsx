@@ -10,11 +10,29 @@ import rtlPlugin from 'stylis-plugin-rtl';
 import type { Settings } from '../../../../shared/schemas/users.js';
 import { useSettings } from './settings.js';
 
-const SCHEMES: Record<Settings['colorScheme'], { main: string; secondary: string }> = {
-  blue: { main: '#1e40af', secondary: '#d97706' },
-  teal: { main: '#0f766e', secondary: '#be185d' },
-  indigo: { main: '#4338ca', secondary: '#0e7490' },
-  amber: { main: '#b45309', secondary: '#1d4ed8' },
+type Scheme = { main: string; secondary: string };
+
+/**
+ * Each colour scheme in both themes. Every colour reads at 4.5:1 or more as text on its
+ * theme's background (light: the 700 shades on white; dark: the 300 shades on #121212).
+ */
+const SCHEMES: Record<Settings['colorScheme'], Record<Settings['theme'], Scheme>> = {
+  blue: {
+    light: { main: '#1e40af', secondary: '#b45309' },
+    dark: { main: '#93c5fd', secondary: '#fcd34d' },
+  },
+  teal: {
+    light: { main: '#0f766e', secondary: '#be185d' },
+    dark: { main: '#5eead4', secondary: '#f9a8d4' },
+  },
+  indigo: {
+    light: { main: '#4338ca', secondary: '#0e7490' },
+    dark: { main: '#a5b4fc', secondary: '#67e8f9' },
+  },
+  amber: {
+    light: { main: '#b45309', secondary: '#1d4ed8' },
+    dark: { main: '#fcd34d', secondary: '#93c5fd' },
+  },
 };
 
 const ltrCache = createCache({ key: 'mui' });
@@ -31,8 +49,11 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
           direction: settings.direction,
           palette: {
             mode: settings.theme,
-            primary: { main: SCHEMES[settings.colorScheme].main },
-            secondary: { main: SCHEMES[settings.colorScheme].secondary },
+            primary: { main: SCHEMES[settings.colorScheme][settings.theme].main },
+            secondary: { main: SCHEMES[settings.colorScheme][settings.theme].secondary },
+            // WCAG AA for text: a filled chip or button takes white text only where white
+            // reads at 4.5:1 on it, else dark text (MUI's default of 3 put white on orange).
+            contrastThreshold: 4.5,
             ...(settings.theme === 'light' ? { background: { default: '#f4f6fb' } } : {}),
           },
           shape: { borderRadius: 8 },
@@ -50,7 +71,8 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
   return (
     <CacheProvider value={settings.direction === 'rtl' ? rtlCache : ltrCache}>
       <ThemeProvider theme={theme}>
-        <CssBaseline />
+        {/* color-scheme on the page: the browser's own controls and scrollbars match the theme. */}
+        <CssBaseline enableColorScheme />
         {settings.customScrollbars && (
           <GlobalStyles
             styles={(t) => ({
