@@ -61,6 +61,15 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
           transitions: settings.animations ? {} : { create: () => 'none' },
           components: {
             MuiButtonBase: { defaultProps: { disableRipple: !settings.animations } },
+            // A disabled field's help says why it cannot change: it must stay readable (MUI
+            // greys it to 2.7:1).
+            MuiFormHelperText: {
+              styleOverrides: {
+                root: ({ theme: t }) => ({
+                  '&.Mui-disabled': { color: t.palette.text.secondary },
+                }),
+              },
+            },
           },
         },
         i18n.language === 'en' ? enUS : roRO,
