@@ -73,7 +73,14 @@ const describe = (screen: string, theme: Theme, findings: Finding[]) =>
 export async function checkAccessibility(
   page: Page,
   screen: string,
-  { otherTheme = true } = {},
+  {
+    otherTheme = true,
+    inOtherTheme,
+  }: {
+    otherTheme?: boolean;
+    /** Runs while the other theme shows (the journeys take its picture). */
+    inOtherTheme?: (theme: Theme) => Promise<unknown>;
+  } = {},
 ): Promise<void> {
   const first = await shownTheme(page);
   const problems = describe(screen, first, await audit(page));
@@ -97,6 +104,7 @@ export async function checkAccessibility(
       });
     await settle(page);
     problems.push(...describe(screen, other, await audit(page)));
+    await inOtherTheme?.(other);
     await page.emulateMedia({ colorScheme: device });
     await page.waitForFunction(
       (want) => getComputedStyle(document.documentElement).colorScheme.includes(want),

@@ -107,7 +107,8 @@ export async function openBrowser(): Promise<Browser> {
  * top, no finite animation (a dialog opening, a ripple) still running. Full page by default;
  * `fullPage: false` for a dialog, which covers the window only (the page below it would look
  * broken). Every screen a journey pictures is also a screen it checks for accessibility
- * (e2e/a11y.ts), in both themes; `otherTheme: false` where the user picked a theme.
+ * (e2e/a11y.ts), in both themes, and pictures in the other theme too, as <name>-dark.png (or
+ * -light); `otherTheme: false` where the user picked a theme.
  */
 export async function shot(
   page: Page,
@@ -118,5 +119,9 @@ export async function shot(
   await settle(page);
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
-  await checkAccessibility(page, name, { otherTheme });
+  await checkAccessibility(page, name, {
+    otherTheme,
+    inOtherTheme: (theme) =>
+      page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${theme}.png`), fullPage }),
+  });
 }
