@@ -40,7 +40,7 @@ const rtlCache = createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugi
 
 export function AppThemeProvider({ children }: { children: ReactNode }) {
   const { settings } = useSettings();
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
 
   const theme = useMemo(
     () =>
@@ -54,13 +54,24 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
             // WCAG AA for text: a filled chip or button takes white text only where white
             // reads at 4.5:1 on it, else dark text (MUI's default of 3 put white on orange).
             contrastThreshold: 4.5,
-            ...(settings.theme === 'light' ? { background: { default: '#f4f6fb' } } : {}),
+            ...(settings.theme === 'light'
+              ? {
+                  background: { default: '#f4f6fb' },
+                  // MUI's orange and light blue read at 3–3.9:1 as text on white (a chip's
+                  // outline label, "waiting" notes): one shade darker each, at 4.5:1 or more.
+                  warning: { main: '#c2410c' },
+                  info: { main: '#0369a1' },
+                }
+              : {}),
           },
           shape: { borderRadius: 8 },
           typography: { fontFamily: 'Roboto, system-ui, -apple-system, "Segoe UI", sans-serif' },
           transitions: settings.animations ? {} : { create: () => 'none' },
           components: {
             MuiButtonBase: { defaultProps: { disableRipple: !settings.animations } },
+            // A progress bar or spinner with no name of its own still says what it is.
+            MuiLinearProgress: { defaultProps: { 'aria-label': t('list.loading') } },
+            MuiCircularProgress: { defaultProps: { 'aria-label': t('list.loading') } },
             // A disabled field's help says why it cannot change: it must stay readable (MUI
             // greys it to 2.7:1).
             MuiFormHelperText: {
@@ -74,7 +85,7 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
         },
         i18n.language === 'en' ? enUS : roRO,
       ),
-    [settings, i18n.language],
+    [settings, i18n.language, t],
   );
 
   return (
