@@ -7,6 +7,7 @@ import type { Db } from '../server/db/client.js';
 import type { UserSeed } from '../server/db/factories.js';
 import { users } from '../server/db/schema.js';
 import { buildTestApp } from '../server/test/app.js';
+import { checkAccessibility, settle } from './a11y.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM_PATH);
@@ -106,15 +107,22 @@ export async function openBrowser(): Promise<Browser> {
  * Saves a screenshot as e2e/screenshots/<name>.png once the page has settled: scrolled to the
  * top, no finite animation (a dialog opening, a ripple) still running. Full page by default;
  * `fullPage: false` for a dialog, which covers the window only (the page below it would look
- * broken).
+ * broken). Every screen a journey pictures is also a screen it checks for accessibility
+ * (e2e/a11y.ts), in both themes, and pictures in the other theme too, as <name>-dark.png (or
+ * -light); `otherTheme: false` where the user picked a theme.
  */
-export async function shot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+export async function shot(
+  page: Page,
+  name: string,
+  { fullPage = true, otherTheme = true } = {},
+): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
+  await settle(page);
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
+  await checkAccessibility(page, name, {
+    otherTheme,
+    inOtherTheme: (theme) =>
+      page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${theme}.png`), fullPage }),
+  });
 }

@@ -12,6 +12,7 @@ import {
 } from '../server/db/factories.js';
 import { answers, attempts } from '../server/db/schema.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { tabTo } from './keyboard.js';
 
 type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
@@ -440,7 +441,9 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     section = await goTo(page, lang, positions, 'prime');
     await option(page, lang, 'checkbox', '2').check();
     await option(page, lang, 'checkbox', '9').check();
-    await option(page, lang, 'checkbox', '11').check();
+    // The keyboard checks an option as well as the mouse does.
+    await tabTo(page, option(page, lang, 'checkbox', '11'));
+    await page.keyboard.press('Space');
     await option(page, lang, 'checkbox', '9').uncheck();
     await waitSaved(page, lang);
 
@@ -455,8 +458,24 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
     await waitSaved(page, lang);
     await shot(page, 'player-desktop-ro');
 
-    await goTo(page, lang, positions, 'power');
-    await currentQuestion(page, lang).getByLabel('Răspunsul dumneavoastră').fill('1024');
+    // With the keyboard alone: Tab to the next (or previous) question's button until the power
+    // question shows, then Tab to its field and type the answer.
+    const from = positions.get('area') ?? 0;
+    const to = positions.get('power') ?? 0;
+    const step = to > from ? 1 : -1;
+    const move = page.getByRole('button', {
+      name: step > 0 ? 'Următoarea' : 'Înapoi',
+      exact: true,
+    });
+    for (let n = from; n !== to; n += step) {
+      await tabTo(page, move);
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => currentQuestion(page, lang).getByRole('heading').innerText())
+        .toMatch(new RegExp(`^${TEXT[lang].question} ${n + step} `));
+    }
+    await tabTo(page, currentQuestion(page, lang).getByLabel('Răspunsul dumneavoastră'));
+    await page.keyboard.type('1024');
     await waitSaved(page, lang);
 
     // A reload brings back every answer from the server.

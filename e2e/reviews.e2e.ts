@@ -10,6 +10,7 @@ import {
 } from '../server/db/factories.js';
 import { questionReviewers, questions } from '../server/db/schema.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { tabTo } from './keyboard.js';
 
 type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
@@ -366,15 +367,29 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await ana.context().close();
   }, 240_000);
 
-  it('the mediator sees both marks and decides', async () => {
+  it('the mediator sees both marks and decides, with the keyboard alone', async () => {
     const page = await signIn('mihai@profesori.example.ro', 'ro');
     await openFirst(page, 'corectare', 'Așteaptă mediere');
     await expect.poll(() => marks(page)).toMatch(/Corectorul \d\s+8\b/);
     await expect.poll(() => marks(page)).toMatch(/Corectorul \d\s+3\b/);
-    await page.getByRole('button', { name: 'Notă liberă' }).click();
-    await page.getByLabel(/^Nota \(0/).fill('6');
+    // Tab from the top of the paper: the scanned page (to scroll it), the free mark, the field
+    // and the save button, no mouse.
+    await page.locator('body').focus();
+    const scan = page.getByRole('region', { name: 'Pagina 1 a răspunsului' });
+    await tabTo(page, scan);
+    // Zoomed to 200 % (the viewer's + key), the page is taller than its box.
+    await page.keyboard.type('+++');
+    await expect.poll(() => page.getByLabel('Mărire').innerText()).toBe('200%');
+    const scrolled = await scan.evaluate((el) => el.scrollTop);
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => scan.evaluate((el) => el.scrollTop)).toBeGreaterThan(scrolled);
+    await tabTo(page, page.getByRole('button', { name: 'Notă liberă' }));
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByLabel(/^Nota \(0/));
+    await page.keyboard.type('6');
     await shot(page, 'review-mediation-ro');
-    await page.getByRole('button', { name: 'Salvează medierea' }).click();
+    await tabTo(page, page.getByRole('button', { name: 'Salvează medierea' }));
+    await page.keyboard.press('Enter');
     await toast(page, 'Nota a fost salvată');
     await expect.poll(() => marks(page)).toMatch(/Punctaj final[\s\S]*6/);
     await page.context().close();

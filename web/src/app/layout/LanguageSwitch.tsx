@@ -27,7 +27,8 @@ export function LanguageSwitch() {
         color="inherit"
         startIcon={<Translate />}
         onClick={(e) => setAnchor(e.currentTarget)}
-        aria-label={t('layout.language')}
+        // The name holds the code the button shows: "Limba: RO", so saying "RO" reaches it.
+        aria-label={t('layout.language', { code: i18n.language.toUpperCase() })}
         aria-haspopup="menu"
       >
         {i18n.language.toUpperCase()}

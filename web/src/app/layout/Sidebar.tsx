@@ -12,6 +12,7 @@ import {
   IconButton,
   Link,
   List,
+  ListItem,
   ListItemButton,
   ListItemIcon,
   ListItemText,
@@ -55,9 +56,11 @@ function NavEntry({
   const [open, setOpen] = useState(true);
   const title = t(item.titleKey);
 
+  // Every entry is a list item (a group holds its own list): a screen reader announces the
+  // menu as lists of so many entries, nested by section.
   if (item.children) {
     return (
-      <>
+      <ListItem disablePadding sx={{ display: 'block' }}>
         <ListItemButton onClick={() => setOpen((o) => !o)} aria-expanded={open}>
           <Tooltip title={folded ? title : ''} placement="right">
             <ListItemIcon sx={{ minWidth: 40 }}>
@@ -81,25 +84,27 @@ function NavEntry({
             ))}
           </List>
         </Collapse>
-      </>
+      </ListItem>
     );
   }
 
   return (
-    <ListItemButton
-      component={NavLink}
-      to={item.path ?? '/'}
-      selected={item.id === currentId}
-      onClick={onNavigate}
-      sx={{ pl: folded ? 2.5 : 2 + depth * 2 }}
-    >
-      <Tooltip title={folded ? title : ''} placement="right">
-        <ListItemIcon sx={{ minWidth: 40 }}>
-          <NavIcon name={item.icon} />
-        </ListItemIcon>
-      </Tooltip>
-      {!folded && <ListItemText primary={title} />}
-    </ListItemButton>
+    <ListItem disablePadding>
+      <ListItemButton
+        component={NavLink}
+        to={item.path ?? '/'}
+        selected={item.id === currentId}
+        onClick={onNavigate}
+        sx={{ pl: folded ? 2.5 : 2 + depth * 2 }}
+      >
+        <Tooltip title={folded ? title : ''} placement="right">
+          <ListItemIcon sx={{ minWidth: 40 }}>
+            <NavIcon name={item.icon} />
+          </ListItemIcon>
+        </Tooltip>
+        {!folded && <ListItemText primary={title} />}
+      </ListItemButton>
+    </ListItem>
   );
 }
 

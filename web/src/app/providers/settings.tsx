@@ -1,3 +1,4 @@
+import { useMediaQuery } from '@mui/material';
 import {
   createContext,
   type ReactNode,
@@ -47,9 +48,16 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
   const userRef = useRef(user);
   userRef.current = user;
 
+  // Until someone picks a theme, the screens follow the device's light or dark preference.
+  const prefersDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
   const settings: Settings = useMemo(
-    () => ({ ...DEFAULT_SETTINGS, ...local, ...clean(user?.data.settings) }),
-    [local, user],
+    () => ({
+      ...DEFAULT_SETTINGS,
+      theme: prefersDark ? 'dark' : 'light',
+      ...local,
+      ...clean(user?.data.settings),
+    }),
+    [local, user, prefersDark],
   );
   const shortcuts = user ? (user.data.shortcuts ?? []) : localShortcuts;
 

@@ -147,6 +147,11 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
                   <Checkbox
                     checked={allSelected}
                     indeterminate={someSelected}
+                    // MUI says "mixed" in aria-checked only; the box itself must say it too, or
+                    // the two states disagree for assistive technology.
+                    inputRef={(input: HTMLInputElement | null) => {
+                      if (input) input.indeterminate = someSelected;
+                    }}
                     disabled={pageKeys.length === 0}
                     onChange={toggleAll}
                     slotProps={{ input: { 'aria-label': t('list.selectPage') } }}

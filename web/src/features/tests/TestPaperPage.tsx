@@ -209,7 +209,9 @@ function PaperItem({ item, index, points }: { item: TestItem; index: number; poi
         </Typography>
       )}
       {item.itemType === 'open' && (
+        // A drawn box, named as a picture: a name on a plain div is lost to screen readers.
         <Box
+          role="img"
           aria-label={t('tests.paper.answerSpace')}
           sx={{ border: '1px solid', borderColor: 'grey.500', minHeight: 200, mt: 1 }}
         />

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Checkbox, ListItemText, MenuItem, TextField } from '@mui/material';
+import { ListItemText, MenuItem, TextField } from '@mui/material';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import { DISCIPLINES, GRADES } from '../../../../../shared/constants.js';
 import { type Exam, examCreateSchema } from '../../../../../shared/schemas/exams.js';
 import { FormSelect, FormText } from '../../../components/form/fields.js';
 import { applyServerErrors } from '../../../components/form/server-errors.js';
+import { SelectedMark } from '../../../components/pickers/SelectedMark.js';
 import { useCreateExam } from '../api/create-exam.js';
 import { usePatchExam } from '../api/patch-exam.js';
 import { gradesLabel } from '../format.js';
@@ -117,7 +118,7 @@ export function ExamFormDialog({ open, exam, onClose, onCreated }: Props) {
           >
             {GRADES.map((g) => (
               <MenuItem key={g} value={g}>
-                <Checkbox checked={(field.value ?? []).includes(g)} size="small" sx={{ py: 0 }} />
+                <SelectedMark checked={(field.value ?? []).includes(g)} />
                 <ListItemText primary={t(`grades.${g}`)} />
               </MenuItem>
             ))}

@@ -1,6 +1,5 @@
 import {
   Button,
-  Checkbox,
   Dialog,
   DialogActions,
   DialogContent,
@@ -8,7 +7,6 @@ import {
   List,
   ListItem,
   ListItemButton,
-  ListItemIcon,
   ListItemText,
   ListSubheader,
   Typography,
@@ -18,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import type { Person } from '../../../../../shared/schemas/people.js';
 import { SearchBox } from '../../../components/list/SearchBox.js';
 import { andWhere, nameSearchWhere } from '../../../components/list/where.js';
+import { SelectedMark } from '../../../components/pickers/SelectedMark.js';
 import { TEACHER_FIELDS, useTeachers, useTeachersById } from '../api/get-teachers.js';
 import { personName } from '../format.js';
 
@@ -69,16 +68,17 @@ export function TeacherChecklistDialog({ open, title, chosenIds, onToggle, onClo
     const labelId = `${titleId}-${id}`;
     return (
       <ListItem key={id} disablePadding>
-        <ListItemButton dense disabled={pending !== null} onClick={() => void toggle(id, !checked)}>
-          <ListItemIcon sx={{ minWidth: 40 }}>
-            <Checkbox
-              edge="start"
-              checked={checked}
-              tabIndex={-1}
-              disableRipple
-              slotProps={{ input: { 'aria-labelledby': labelId } }}
-            />
-          </ListItemIcon>
+        {/* The row is the checkbox: a real one inside the row's button was a control nested
+            in another, which screen readers reach twice. */}
+        <ListItemButton
+          dense
+          role="checkbox"
+          aria-checked={checked}
+          aria-labelledby={labelId}
+          disabled={pending !== null}
+          onClick={() => void toggle(id, !checked)}
+        >
+          <SelectedMark checked={checked} />
           <ListItemText
             id={labelId}
             primary={personName(p)}

@@ -197,8 +197,13 @@ export function AnswerViewer({ ids, kind, reviewId, code, pages, text, submitted
         </Typography>
       )}
       {page && (
+        // Focusable, so a page zoomed past the box scrolls with the arrow keys too.
         <Box
+          tabIndex={0}
+          role="region"
+          aria-label={t('reviews.answer.pageAlt', { n: index + 1 })}
           sx={{
+            '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: 2 },
             height: { xs: '60vh', md: 'calc(100vh - 260px)' },
             minHeight: 320,
             overflow: 'auto',

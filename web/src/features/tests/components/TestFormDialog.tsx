@@ -3,7 +3,6 @@ import {
   Alert,
   Box,
   Button,
-  Checkbox,
   Dialog,
   DialogActions,
   DialogContent,
@@ -26,6 +25,7 @@ import { ApiError } from '../../../api/client.js';
 import { FormSelect, FormText } from '../../../components/form/fields.js';
 import { applyServerErrors } from '../../../components/form/server-errors.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
+import { SelectedMark } from '../../../components/pickers/SelectedMark.js';
 import { useCreateTest } from '../api/create-test.js';
 import { ceilToMinute, formatDateTime, toLocalInput } from '../format.js';
 import { emptyTest, TEST_FORM_FIELDS, type TestFormValues, testForm } from '../test-form.js';
@@ -169,11 +169,7 @@ export function TestFormDialog({ open, ids, exam, phase, takenGrades, onClose }:
                 >
                   {exam.grades.map((g) => (
                     <MenuItem key={g} value={g}>
-                      <Checkbox
-                        checked={(field.value ?? []).includes(g)}
-                        size="small"
-                        sx={{ py: 0 }}
-                      />
+                      <SelectedMark checked={(field.value ?? []).includes(g)} />
                       <ListItemText
                         primary={t(`grades.${g}`)}
                         secondary={takenGrades.includes(g) ? t('tests.gradeHasTest') : undefined}
