@@ -61,7 +61,8 @@ export function TestPreviewDialog({ ids, test, showsCorrect, onClose }: Props) {
               {test.name}
             </Typography>
           </DialogTitle>
-          <DialogContent dividers>
+          {/* A long paper scrolls here: focusable, so the keyboard can scroll it too. */}
+          <DialogContent dividers tabIndex={0} role="region" aria-label={test.name}>
             <PreviewBody
               ids={{ ...ids, testId: test._id }}
               test={test}
