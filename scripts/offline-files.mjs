@@ -11,11 +11,15 @@ const FOREIGN_SUBSET = /-(?:cyrillic|cyrillic-ext|greek|greek-ext|vietnamese|mat
 /** The student's path plus the other language, as manifest keys. */
 export const OFFLINE_ROOTS = [...STUDENT_PATH, 'src/i18n/en.json'];
 
+/** Workbox's window part, fetched by the pages after they show (web/src/lib/offline-app.ts). */
+const WORKBOX_WINDOW = /\/workbox-window\//;
+
 /** Paths relative to `dist` (as the precache manifest names them) of the files to keep. */
 export function offlineFiles(dist) {
   const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
   const files = new Set(['index.html']);
-  for (const key of chunksOf(manifest, OFFLINE_ROOTS)) {
+  const roots = [...OFFLINE_ROOTS, ...Object.keys(manifest).filter((k) => WORKBOX_WINDOW.test(k))];
+  for (const key of chunksOf(manifest, roots)) {
     const chunk = manifest[key];
     files.add(chunk.file);
     for (const css of chunk.css ?? []) files.add(css);

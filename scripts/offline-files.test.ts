@@ -20,6 +20,9 @@ function fakeDist() {
     '_vendor.js': { file: 'assets/vendor.js' },
     'src/features/questions/index.ts': { file: 'assets/questions.js', imports: ['_staff.js'] },
     '_staff.js': { file: 'assets/staff.js' },
+    '../node_modules/workbox-window/build/workbox-window.prod.es5.mjs': {
+      file: 'assets/workbox-window.js',
+    },
   };
   for (const root of OFFLINE_ROOTS.slice(1)) {
     manifest[root] = { file: `assets/${path.basename(root)}.js`, imports: ['_vendor.js'] };
@@ -47,6 +50,8 @@ describe('the files kept on a student device', () => {
     expect(files).toContain('assets/renderer.ts.js');
     expect(files).toContain('assets/ro.json.js');
     expect(files).toContain('assets/en.json.js');
+    // Fetched by the pages after they show, and kept like the rest of the app.
+    expect(files).toContain('assets/workbox-window.js');
     expect(files).toContain('assets/roboto-latin-ext-400-normal-a1.woff2');
     expect(files).toContain('assets/KaTeX_Main-Regular-c3.woff2');
     // Neither the staff screens nor a script Romanian and English do not use.

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 
 /**
  * The exam app kept on the device by the service worker (src/sw.ts): registered when a student
@@ -36,15 +36,19 @@ export const offlineAppSupported = () =>
 /** Registers the worker once per page; later calls get the same registration. */
 export function registerOfflineApp(): Promise<ServiceWorkerRegistration | undefined> {
   if (!offlineAppSupported()) return Promise.resolve(undefined);
-  if (!registering) {
-    workbox = new Workbox('/sw.js', { scope: '/' });
-    workbox.addEventListener('waiting', () => void activateWhenNoAttempt());
-    // The page that let the new release take over loads it, as does every other open page.
-    workbox.addEventListener('controlling', (event) => {
-      if (event.isUpdate) window.location.reload();
-    });
-    registering = workbox.register().catch(() => undefined);
-  }
+  // Workbox's window part is fetched here, after the page shows: no screen waits for it.
+  registering ??= import('workbox-window')
+    .then(({ Workbox }) => {
+      const registered = new Workbox('/sw.js', { scope: '/' });
+      workbox = registered;
+      registered.addEventListener('waiting', () => void activateWhenNoAttempt());
+      // The page that let the new release take over loads it, as does every other open page.
+      registered.addEventListener('controlling', (event) => {
+        if (event.isUpdate) window.location.reload();
+      });
+      return registered.register();
+    })
+    .catch(() => undefined);
   return registering;
 }
 
