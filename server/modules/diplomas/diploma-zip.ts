@@ -21,7 +21,7 @@ export type DiplomaZipTask = {
  * flush is under way waits for it when both are on one disk: a whole archive at the end held
  * exam day's answer writes for tens of ms, a flush of 4 MB takes about 13 ms (their p99 rose
  * 10% while a job ran), one of 256 kB about 2 ms, and with those the rise is the same as with
- * the archive on another volume (bench/README.md, sixth session).
+ * the archive on another volume (bench/README.md, "Diplomas", "Why 256 kB").
  */
 const FLUSH_EVERY = 256 * 1024;
 
