@@ -116,7 +116,7 @@ async function worldWithTests() {
 type Call = [name: string, call: (api: ApiClient) => Promise<ApiAnswer>];
 
 describe('who may do what', () => {
-  it('lets managers do everything, staff only view, and hides tests from everyone else', async () => {
+  it('lets managers do everything, staff only view, hides tests from everyone else and refuses them the paper', async () => {
     const w = await worldWithTests();
     const path = w.phase.path;
     const test = w.test(w.five._id);
@@ -142,10 +142,13 @@ describe('who may do what', () => {
       expect(errorCodeOf(error)).toBe('OPERATION_NOT_PERMITTED');
     }
     for (const [name, call] of [...viewCalls, ...manageCalls]) {
+      // The paper is a download: SPEC.md §2 refuses it with 403; the rest stays hidden (404).
+      const [status, code] =
+        name === 'paper' ? [403, 'OPERATION_NOT_PERMITTED'] : [404, 'NOT_FOUND'];
       for (const who of [w.coordinator, w.outsider]) {
         const { response, error } = await call(as(who));
-        expect(response.status, name).toBe(404);
-        expect(errorCodeOf(error)).toBe('NOT_FOUND');
+        expect(response.status, name).toBe(status);
+        expect(errorCodeOf(error)).toBe(code);
       }
       expect((await call(as(student))).response.status, name).toBe(403);
       expect((await call(as())).response.status, name).toBe(401);
