@@ -18,11 +18,35 @@ type MessageFromPage = {
 };
 
 /** The parts of the worker's global scope used here (the web app's types are the window's). */
+/** The install event, with the static routing API where the browser has it (Chromium). */
+type InstallEvent = {
+  addRoutes?: (rules: { condition: { urlPattern: unknown }; source: 'network' }) => Promise<void>;
+  waitUntil(promise: Promise<unknown>): void;
+};
+
 declare const self: {
   __WB_MANIFEST: Manifest;
   skipWaiting(): Promise<void>;
   addEventListener(type: 'message', listener: (event: MessageFromPage) => void): void;
+  addEventListener(type: 'install', listener: (event: InstallEvent) => void): void;
 };
+declare const URLPattern: new (init: { pathname: string }) => unknown;
+
+// API calls go straight to the network, not through this worker, where the browser allows it:
+// exam day's answers skip a hop, and a long-lived call (a running attempt's event stream) is
+// never an event of this worker that a new release's activation would have to wait for.
+self.addEventListener('install', (event) => {
+  if (event.addRoutes && typeof URLPattern === 'function') {
+    event.waitUntil(
+      event
+        .addRoutes({
+          condition: { urlPattern: new URLPattern({ pathname: '/api/*' }) },
+          source: 'network',
+        })
+        .catch(() => undefined),
+    );
+  }
+});
 
 const manifest = self.__WB_MANIFEST;
 precacheAndRoute(manifest);
