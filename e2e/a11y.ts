@@ -1,7 +1,5 @@
-import path from 'node:path';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
 
 type Theme = 'light' | 'dark';
 
@@ -9,31 +7,6 @@ type Theme = 'light' | 'dark';
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** What fails the gate; moderate and minor findings are left to review. */
 const BLOCKING = new Set(['serious', 'critical']);
-
-/**
- * Journeys whose screens have not yet been gone through under the gate: their findings are
- * printed (`[a11y not yet gated]`), not failed. A journey leaves this list once it passes with
- * its screens fixed; the rest of the journeys fail on any serious or critical finding.
- */
-const NOT_YET_GATED = new Set([
-  'auth',
-  'exam-day',
-  'input-hygiene',
-  'mail',
-  'my-data',
-  'oidc',
-  'people',
-  'questions',
-  'sign-in-limits',
-  'storage',
-  'uploads',
-  'offline-app',
-  'olympiad-rules',
-  'phase-reopen',
-]);
-
-/** The running journey's name (`player` for e2e/player.e2e.ts). */
-const journey = () => path.basename(expect.getState().testPath ?? '').replace(/\.e2e\.ts$/, '');
 
 type Finding = { id: string; impact: string; help: string; nodes: string[] };
 
@@ -98,19 +71,6 @@ const describe = (screen: string, theme: Theme, findings: Finding[]) =>
  * theme in the settings passes `otherTheme: false`, since the device no longer decides.
  */
 export async function checkAccessibility(
-  page: Page,
-  screen: string,
-  options: Parameters<typeof gate>[2] = {},
-): Promise<void> {
-  if (!NOT_YET_GATED.has(journey())) return gate(page, screen, options);
-  try {
-    await gate(page, screen, options);
-  } catch (e) {
-    console.warn(`[a11y not yet gated] ${journey()}: ${(e as Error).message}`);
-  }
-}
-
-async function gate(
   page: Page,
   screen: string,
   {

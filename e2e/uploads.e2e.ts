@@ -520,7 +520,7 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
     expect(await q1.getByLabel('Upload files for Question 1').count()).toBe(0);
 
     const download = page.waitForEvent('download');
-    await q1.getByRole('button', { name: 'Download every page of Question 1' }).click();
+    await q1.getByRole('button', { name: 'Download all (zip): Question 1' }).click();
     expect((await download).suggestedFilename()).toMatch(/^response_[0-9a-f-]{36}\.zip$/);
 
     await q1.getByRole('button', { name: 'Preview pagina-1.png' }).click();
