@@ -17,7 +17,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { makeUser } from '../server/db/factories.js';
 import { DEFAULT_STATEMENT_TIMEOUTS } from '../server/db/statement-timeout.js';
@@ -25,6 +24,7 @@ import { startS3 } from '../server/test/s3.js';
 import { startHaproxy } from './cluster-check.js';
 import { PLAYER, reconcile, virtualStudent } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
+import { runCheckCli } from './harness/check-cli.js';
 import { createBenchDatabase } from './harness/database.js';
 import { HttpClient, openEventStream } from './harness/http.js';
 import { startOwnPostgres, startPgbouncer } from './harness/own-postgres.js';
@@ -317,25 +317,8 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
   }
 }
 
-export async function pgbouncerCli(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      students: { type: 'string' },
-      'think-ms': { type: 'string' },
-      seed: { type: 'string' },
-    },
-  });
-  const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
-  const d = PGBOUNCER_DEFAULTS;
-  const result = await runPgbouncerCheck({
-    students: num(values.students, d.students),
-    thinkMs: num(values['think-ms'], d.thinkMs),
-    seed: num(values.seed, d.seed),
-  });
-  console.log(`${result.passed} passed, ${result.failures.length} failed`);
-  return result.ok ? 0 : 1;
-}
+export const pgbouncerCli = (argv: string[]): Promise<number> =>
+  runCheckCli(argv, PGBOUNCER_DEFAULTS, runPgbouncerCheck);
 
 if (
   process.argv[1] &&
