@@ -10,13 +10,32 @@ const BLOCKING = new Set(['serious', 'critical']);
 
 type Finding = { id: string; impact: string; help: string; nodes: string[] };
 
-/** Waits until no finite animation or transition (a dialog opening, a colour fading) runs. */
-export const settle = (page: Page) =>
-  page.waitForFunction(() =>
+/** Longer than any delay before a transition starts (a tooltip opens 100 ms after the pointer). */
+const QUIET_MS = 150;
+
+const stillMoving = (page: Page) =>
+  page.evaluate(() =>
     document
       .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity),
   );
+
+/**
+ * Waits until no finite animation or transition (a dialog opening, a colour fading) runs, and
+ * none has started a moment later: a tooltip the last tap brings appears after a delay, and a
+ * check made before it fades in would read its colours half-way.
+ */
+export async function settle(page: Page): Promise<void> {
+  for (;;) {
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    );
+    await page.waitForTimeout(QUIET_MS);
+    if (!(await stillMoving(page))) return;
+  }
+}
 
 /** The theme on screen, as the app states it in `color-scheme` on the page. */
 const shownTheme = (page: Page): Promise<Theme> =>

@@ -86,17 +86,22 @@ export function useAttemptHold(): void {
   useEffect(() => {
     localHolds += 1;
     let release = () => {};
+    /** Settles once the browser has let go of this page's hold. */
+    let released: Promise<unknown> = Promise.resolve();
     if ('locks' in navigator) {
       const held = new Promise<void>((resolve) => {
         release = resolve;
       });
-      void navigator.locks.request(ATTEMPT_LOCK, { mode: 'shared' }, () => held);
+      released = navigator.locks.request(ATTEMPT_LOCK, { mode: 'shared' }, () => held);
     }
     return () => {
       localHolds -= 1;
       release();
-      // A release that waited for this attempt may take over now.
-      if (workbox) void activateWhenNoAttempt();
+      // A release that waited for this attempt may take over now: asked only once the lock is
+      // free, or the question would find this page's own hold still there and wait a round.
+      void released.then(() => {
+        if (workbox) void activateWhenNoAttempt();
+      });
     };
   }, []);
 }
