@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig, retiredVariables } from './config.js';
@@ -8,6 +9,7 @@ import { createStorage } from './lib/files/storage.js';
 import { createMailer } from './lib/mail/mailer.js';
 import { answerClusterScrapes, clusterRegistry, listenMetrics } from './lib/metrics.js';
 import { originWarning } from './lib/origin.js';
+import { startBanner } from './lib/start-banner.js';
 import { poolSizePerWorker, superviseWorkers, workerCount } from './lib/workers.js';
 import { ensureAdmin } from './modules/auth/index.js';
 import { warmPlayerConnection } from './modules/player/index.js';
@@ -24,7 +26,11 @@ async function main() {
   const workers = workerCount();
   if (cluster.isPrimary && workers > 1) {
     const log = (msg: string) =>
-      console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg }));
+      console.log(
+        process.stdout.isTTY
+          ? msg
+          : JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg }),
+      );
     superviseWorkers(workers, log);
     // One scrape answers for every worker: the first process gathers theirs.
     const { metrics } = loadConfig();
@@ -77,13 +83,16 @@ async function main() {
     .catch((err: unknown) =>
       app.log.error({ err }, 'file storage unavailable at start (check S3_* settings)'),
     );
-  await ensureAdmin({
+  // On a terminal the start-up banner says it all once, readably; elsewhere (a service's
+  // journal, a container's log) the same facts go out as log lines.
+  const banner = process.stdout.isTTY === true;
+  const bootstrap = await ensureAdmin({
     db: database.db,
     users: usersService({ db: database.db }),
     config,
-    log: app.log,
+    log: banner ? { warn: () => {} } : app.log,
   });
-  if (database.kind === 'pglite') {
+  if (database.kind === 'pglite' && !banner) {
     app.log.warn(
       'Running on the embedded database (PGlite): fine for trying Podium and small events; graded exams belong on PostgreSQL (set DATABASE_URL).',
     );
@@ -95,8 +104,9 @@ async function main() {
     );
   }
   const originProblem = originWarning(config);
-  if (originProblem) app.log.warn(originProblem);
-  for (const warning of retiredVariables()) app.log.warn(warning);
+  const warnings = [...(originProblem ? [originProblem] : []), ...retiredVariables()];
+  if (!banner) for (const warning of warnings) app.log.warn(warning);
+  const newAdmin = bootstrap.created ? bootstrap : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -115,7 +125,22 @@ async function main() {
   // Exam day opens thousands of connections in a minute (each player also holds its event
   // stream): a deep accept queue (Linux caps it at net.core.somaxconn) keeps a worker busy for a
   // moment from making new connections wait for TCP's 1-, 3- and 7-second retries.
-  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  try {
+    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  } catch (err) {
+    // The admin exists now: its password must not be lost with the failed start.
+    if (banner && newAdmin?.generatedPassword) {
+      console.log(`First admin ${newAdmin.email}, password ${newAdmin.generatedPassword}`);
+    }
+    throw err;
+  }
+  // One banner per start: the process that created the admin, or the first worker.
+  if (banner && (newAdmin || !cluster.isWorker || cluster.worker?.id === 1)) {
+    const port = (app.server.address() as AddressInfo | null)?.port ?? config.port;
+    console.log(
+      startBanner({ config, databaseKind: database.kind, port, admin: newAdmin, warnings }),
+    );
+  }
   if (app.metrics && config.metrics.port !== undefined) {
     if (cluster.isWorker) answerClusterScrapes(app.metrics);
     else {
