@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await page.getByLabel('Prenume').fill('Maria');
     await page.getByLabel('Data nașterii').fill('2012-03-14');
     await page.getByRole('combobox', { name: 'Clasa' }).click();
-    await page.getByRole('option', { name: 'Clasa a VIII-a' }).click();
+    await page.getByRole('option', { name: 'Clasa 8' }).click();
     await page.getByRole('combobox', { name: 'Județ' }).click();
     await page.getByRole('option', { name: 'Cluj', exact: true }).click();
     await page.getByLabel('Localitate').fill('Cluj-Napoca');

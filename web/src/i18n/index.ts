@@ -2,6 +2,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, type UiLocale } from '../../../shared/constants.js';
 import { readLocal, STORAGE_KEYS, writeLocal } from '../lib/storage.js';
+import { languageNumbers } from './numbers.js';
 
 /**
  * Each language's strings are a file of their own, fetched when that language is first shown:
@@ -36,16 +37,20 @@ export async function changeLanguage(lng: UiLocale): Promise<unknown> {
 /** Resolves once the device's language is loaded: the app renders after it (main.tsx). */
 export const i18nReady: Promise<void> = (async () => {
   const lng = storedLanguage();
-  await i18n.use(initReactI18next).init({
-    resources: {},
-    partialBundledLanguages: true,
-    lng,
-    // Both files hold the same keys (i18n.test.ts): no second language is needed as fallback.
-    fallbackLng: false,
-    supportedLngs: [...LOCALES],
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  await i18n
+    .use(initReactI18next)
+    .use(languageNumbers)
+    .init({
+      resources: {},
+      partialBundledLanguages: true,
+      lng,
+      // Both files hold the same keys (i18n.test.ts): no second language is needed as fallback.
+      fallbackLng: false,
+      supportedLngs: [...LOCALES],
+      // Every value through the formatter: numbers read "25,5" in Romanian (numbers.ts).
+      interpolation: { escapeValue: false, alwaysFormat: true },
+      returnNull: false,
+    });
   await loadStrings(lng);
   await i18n.changeLanguage(lng);
   document.documentElement.lang = i18n.language;

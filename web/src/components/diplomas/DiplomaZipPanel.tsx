@@ -110,7 +110,11 @@ export function DiplomaZipPanel({
                 <Typography variant="body2" sx={{ mt: 0.5 }} role="status">
                   {job.state === 'queued'
                     ? t('diplomas.zip.queued')
-                    : t('diplomas.zip.progress', { done: job.done, total: job.total })}
+                    : t('diplomas.zip.progress', {
+                        done: job.done,
+                        total: job.total,
+                        count: job.total,
+                      })}
                 </Typography>
               </Box>
             )}

@@ -101,7 +101,10 @@ function RankCard({ ranking: r, diploma }: { ranking: MyRanking; diploma: ReactN
         <Typography color="text.secondary">
           {[
             r.grade === null ? null : t(`grades.${r.grade}`),
-            t('rankings.mine.total', { total: formatTotal(r.total, i18n.language) }),
+            t('rankings.mine.total', {
+              count: r.total ?? 0,
+              total: formatTotal(r.total, i18n.language),
+            }),
           ]
             .filter(Boolean)
             .join(' · ')}

@@ -59,10 +59,10 @@ export function RulesPage() {
 }
 
 function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { stored: PhaseRules }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { notify } = useSnackbar();
   const ids = { examId: exam._id, editionId: edition._id, phaseId: phase._id };
-  const [draft, setDraft] = useState<RulesDraft>(() => rulesToDraft(stored));
+  const [draft, setDraft] = useState<RulesDraft>(() => rulesToDraft(stored, i18n.language));
   const [errors, setErrors] = useState<DraftErrors>({});
   const [run, setRun] = useState<RulesDryRun | null>(null);
   const [applying, setApplying] = useState(false);
@@ -105,7 +105,7 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
     if (!rules) return;
     try {
       const saved = await save.mutateAsync(rules);
-      setDraft(rulesToDraft(saved));
+      setDraft(rulesToDraft(saved, i18n.language));
       notify('rankings.rules.saved', 'success');
       await runDry(undefined);
     } catch (e) {
@@ -172,7 +172,7 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
       {!isClosed && (
         <PresetCards
           onUse={(preset) => {
-            setDraft(rulesToDraft(presetRules(preset.rules, draft)));
+            setDraft(rulesToDraft(presetRules(preset.rules, draft), i18n.language));
             setErrors({});
             notify('rankings.presets.loaded', 'info');
           }}

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PHASE_RULES, type PhaseRules } from '../../../../shared/schemas/rankings.js';
+import {
+  DEFAULT_PHASE_RULES,
+  type PhaseRules,
+  type QualificationRules,
+} from '../../../../shared/schemas/rankings.js';
 import { draftToRules, readNumber, rulesToDraft } from './rules-form.js';
 
 // Rule sets like the olympiad's presets (the server serves those).
@@ -45,15 +49,28 @@ const nationalPrizes: PhaseRules = {
 describe('the rules form', () => {
   it('gives back rule sets, the sector rule and the tie-break among them, unchanged', () => {
     for (const rules of [countyToNational, nationalPrizes]) {
-      expect(draftToRules(rulesToDraft(rules))).toEqual({ rules, errors: null });
+      expect(draftToRules(rulesToDraft(rules, 'en'))).toEqual({ rules, errors: null });
     }
-    const off = { ...rulesToDraft(countyToNational), sectorsAsCounties: false };
+    const off = { ...rulesToDraft(countyToNational, 'en'), sectorsAsCounties: false };
     expect(draftToRules(off).rules?.qualification?.sectorsAsCounties).toBe(false);
-    expect(draftToRules(rulesToDraft(DEFAULT_PHASE_RULES)).rules).toEqual(DEFAULT_PHASE_RULES);
+    expect(draftToRules(rulesToDraft(DEFAULT_PHASE_RULES, 'en')).rules).toEqual(
+      DEFAULT_PHASE_RULES,
+    );
+  });
+
+  it('shows a decimal with a comma in Romanian and reads it back', () => {
+    const halves = {
+      ...countyToNational,
+      qualification: { ...(countyToNational.qualification as QualificationRules), minTotal: 25.5 },
+    };
+    const draft = rulesToDraft(halves, 'ro');
+    expect(draft.qMinTotal).toBe('25,5');
+    expect(rulesToDraft(halves, 'en').qMinTotal).toBe('25.5');
+    expect(draftToRules(draft)).toEqual({ rules: halves, errors: null });
   });
 
   it('starts a switched-on section blank: one place per county, no prize level chosen', () => {
-    const draft = rulesToDraft(DEFAULT_PHASE_RULES);
+    const draft = rulesToDraft(DEFAULT_PHASE_RULES, 'en');
     expect(draft.qualificationOn).toBe(false);
     expect(draft.placesPerCounty).toBe('1');
     const on = draftToRules({ ...draft, qualificationOn: true });
@@ -79,7 +96,7 @@ describe('the rules form', () => {
   });
 
   it('says which field is wrong, and sends nothing then', () => {
-    const draft = rulesToDraft(countyToNational);
+    const draft = rulesToDraft(countyToNational, 'en');
     const bad = draftToRules({
       ...draft,
       placesPerCounty: '1,5',
@@ -106,7 +123,7 @@ describe('the rules form', () => {
   });
 
   it('needs a prize level when prizes are on, and a whole count', () => {
-    const draft = rulesToDraft(nationalPrizes);
+    const draft = rulesToDraft(nationalPrizes, 'en');
     expect(
       draftToRules({ ...draft, levels: draft.levels.map((l) => ({ ...l, on: false })) }).errors,
     ).toEqual({ levels: 'required' });
@@ -119,7 +136,7 @@ describe('the rules form', () => {
   });
 
   it('leaves out the minimum when it is blank', () => {
-    const draft = rulesToDraft(countyToNational);
+    const draft = rulesToDraft(countyToNational, 'en');
     const rules = draftToRules({ ...draft, qMinTotal: '', aMinTotal: ' ' }).rules;
     expect(rules?.qualification?.minTotal).toBeNull();
     expect(rules?.awards?.minTotal).toBeNull();

@@ -13,6 +13,7 @@ import {
   type TieBreak,
   type TiesAtCut,
 } from '../../../../shared/schemas/rankings.js';
+import { numberInText } from '../../i18n/numbers.js';
 
 /** One prize level as the form holds it: every level has a row, `on` says whether it counts. */
 export type LevelDraft = { prize: Prize; on: boolean; method: AwardMethod; value: string };
@@ -43,8 +44,6 @@ export type RulesDraft = {
 /** Field → error code (shown as `error_<code>`): `qMinTotal`, `levels.2.value`, … */
 export type DraftErrors = Record<string, string>;
 
-const text = (n: number | null) => (n === null ? '' : String(n));
-
 /** What a switched-on qualification starts from: one place per county, nothing more. */
 const BLANK_QUALIFICATION: QualificationRules = {
   minTotal: null,
@@ -59,8 +58,10 @@ const BLANK_QUALIFICATION: QualificationRules = {
 /** What switched-on prizes start from: no level chosen yet. */
 const BLANK_AWARDS: AwardRules = { minTotal: null, levels: [], tiesAtCut: 'all' };
 
-/** The form's values for stored rules; a section that is off starts blank. */
-export function rulesToDraft(rules: PhaseRules): RulesDraft {
+/** The form's values for stored rules, numbers as the language writes them ("25,5"); a
+ * section that is off starts blank. */
+export function rulesToDraft(rules: PhaseRules, language: string): RulesDraft {
+  const text = (n: number | null) => (n === null ? '' : numberInText(n, language));
   const q = rules.qualification ?? BLANK_QUALIFICATION;
   const a = rules.awards ?? BLANK_AWARDS;
   return {

@@ -130,6 +130,7 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
                   {item.finalScore === null
                     ? t('result.waiting')
                     : t('result.itemScore', {
+                        count: item.maxScore,
                         score: formatMark(item.finalScore, lang),
                         max: formatMark(item.maxScore, lang),
                       })}

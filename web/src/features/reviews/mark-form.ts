@@ -1,6 +1,7 @@
 import type { FieldCode } from '../../../../shared/errors.js';
 import { isInStep, type RubricCriterion } from '../../../../shared/schemas/reviews.js';
 import { ApiError } from '../../api/client.js';
+import { numberInText } from '../../i18n/numbers.js';
 import { formatScore } from '../../lib/scores.js';
 
 /**
@@ -55,8 +56,7 @@ export function quickMarks(maxScore: number, step: number, most = 21): number[] 
 }
 
 /** A mark as a box shows it in the interface language ('7,5'). */
-export const formatMarkInput = (mark: number, language: string) =>
-  new Intl.NumberFormat(language, { maximumFractionDigits: 2, useGrouping: false }).format(mark);
+export const formatMarkInput = (mark: number, language: string) => numberInText(mark, language);
 
 /** A mark or score in text ('7,5'); '—' when unknown. */
 export const formatMark = (mark: number | null | undefined, language: string) =>

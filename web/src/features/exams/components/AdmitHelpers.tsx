@@ -26,7 +26,8 @@ export function AdmitHelpers({ ids, grades }: Props) {
   const [count, setCount] = useState('');
   const [minScore, setMinScore] = useState('');
   const countValue = Number(count);
-  const scoreValue = Number(minScore);
+  // Typed the way the language writes it: "25,5" in Romanian, "25.5" in English.
+  const scoreValue = Number(minScore.trim().replace(',', '.'));
   const isCountValid = count !== '' && Number.isInteger(countValue) && countValue > 0;
   const isScoreValid = minScore !== '' && Number.isFinite(scoreValue) && scoreValue >= 0;
   const gradePart = grade === '' ? {} : { grade };
@@ -87,11 +88,10 @@ export function AdmitHelpers({ ids, grades }: Props) {
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
           <TextField
             size="small"
-            type="number"
             label={t('exams.results.minScore')}
             value={minScore}
             onChange={(e) => setMinScore(e.target.value)}
-            slotProps={{ htmlInput: { min: 0, step: 'any' } }}
+            slotProps={{ htmlInput: { inputMode: 'decimal', maxLength: 12 } }}
             sx={{ width: 140 }}
           />
           <Button

@@ -150,7 +150,11 @@ export function FinishDialog({
       <DialogTitle id={titleId}>{t('player.finish.title')}</DialogTitle>
       <DialogContent>
         <DialogContentText>
-          {t('player.finish.answered', { answered: total - unanswered.length, total })}
+          {t('player.finish.answered', {
+            answered: total - unanswered.length,
+            total,
+            count: total,
+          })}
         </DialogContentText>
         {unanswered.length > 0 && (
           <Alert severity="warning" sx={{ mt: 2 }}>

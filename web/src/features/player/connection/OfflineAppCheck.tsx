@@ -65,7 +65,7 @@ export function OfflineAppCheck() {
           />
           {total !== undefined && (
             <Typography variant="body2" color="text.secondary">
-              {t('connection.app.progress', { done, total })}
+              {t('connection.app.progress', { done, total, count: total })}
             </Typography>
           )}
         </Box>

@@ -64,6 +64,7 @@ export function ReassignDialog({ ids, reviewer, reviewers, questions, onClose }:
         result.unmoved ? 'reviews.reassign.partly' : 'reviews.reassign.done',
         result.unmoved ? 'warning' : 'success',
         {
+          count: result.moved,
           moved: result.moved,
           unmoved: result.unmoved,
         },

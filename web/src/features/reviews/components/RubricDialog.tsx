@@ -142,7 +142,7 @@ export function RubricDialog({ ids, itemId, title, onClose }: Props) {
                 {t('reviews.rubric.add')}
               </Button>
               <Typography sx={{ ml: 'auto', fontWeight: 600 }}>
-                {t('reviews.rubric.sum', { value: formatMark(sum / 100, lang) })}
+                {t('reviews.rubric.sum', { count: sum / 100, value: formatMark(sum / 100, lang) })}
               </Typography>
             </Box>
           </Stack>
