@@ -95,7 +95,7 @@ describe('mail goes through the outbox and never holds a request', () => {
     expect(smtp.received).toHaveLength(1);
     const mail = smtp.received[0];
     expect(mail?.rcpt).toEqual(['jos@example.ro']);
-    expect(mail?.subject).toBe('Confirmă adresa de e-mail pentru Podium');
+    expect(mail?.subject).toBe('Confirmați adresa de e-mail pentru Podium');
 
     // The link made at sending time signs the new account in.
     const link = new URL(mail?.link ?? 'http://x/');
@@ -209,7 +209,9 @@ describe('mail goes through the outbox and never holds a request', () => {
     servers.push(smtp);
     advance(30_000);
     await t.deliverMail();
-    expect(smtp.received.map((m) => m.subject)).toEqual(['Contul tău Podium a fost activat']);
+    expect(smtp.received.map((m) => m.subject)).toEqual([
+      'Contul dumneavoastră Podium a fost activat',
+    ]);
   });
 });
 
@@ -279,7 +281,7 @@ describe('SMTP with STARTTLS and authentication, SMTPS, and refused recipients',
     expect(smtp.received.map((m) => [m.rcpt, m.tls, m.user])).toEqual([
       [['tls@example.ro'], true, 'podium'],
     ]);
-    expect(smtp.received[0]?.subject).toBe('Confirmă adresa de e-mail pentru Podium');
+    expect(smtp.received[0]?.subject).toBe('Confirmați adresa de e-mail pentru Podium');
     expect((await rowsTo(t, 'tls@example.ro'))[0]?.state).toBe('sent');
   });
 

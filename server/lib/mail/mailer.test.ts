@@ -69,8 +69,8 @@ describe('outbox mailer', () => {
       params: { link: 'https://podium.test/' },
     });
     const [mail] = await readOutbox(outbox);
-    expect(mail?.subject).toBe('Contul tău Podium a fost activat');
-    expect(mail?.text).toContain('Te poți autentifica aici:');
+    expect(mail?.subject).toBe('Contul dumneavoastră Podium a fost activat');
+    expect(mail?.text).toContain('Vă puteți autentifica aici:');
     const raw = await readFile(path.join(outbox, mail?.file ?? ''), 'latin1');
     // The header itself must be 7-bit: an encoded word, not raw UTF-8.
     expect(raw).toMatch(/^Subject: =\?UTF-8\?[QB]\?/m);
@@ -91,11 +91,11 @@ describe('outbox mailer', () => {
     const mails = await readOutbox(outbox);
     expect(mails.map((m) => m.subject)).toEqual([
       'Your Podium sign-in link',
-      'Linkul tău de autentificare Podium',
-      'Linkul tău de autentificare Podium',
-      'Linkul tău de autentificare Podium',
-      'Linkul tău de autentificare Podium',
-      'Linkul tău de autentificare Podium',
+      'Linkul de autentificare Podium',
+      'Linkul de autentificare Podium',
+      'Linkul de autentificare Podium',
+      'Linkul de autentificare Podium',
+      'Linkul de autentificare Podium',
       'Your Podium sign-in link',
     ]);
     expect(mails[0]?.text).toContain('valid for 10 minutes');

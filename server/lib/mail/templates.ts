@@ -45,77 +45,84 @@ function need(params: MailParams, name: string, template: MailTemplate): string 
   return value;
 }
 
-/** Romanian counts from 20 up (and round hundreds) take "de": "10 minute", "20 de minute". */
-function minutesRo(value: string): string {
+/** A count with its noun in Romanian: "1 notă", "3 note", "20 de note" (from 20 up, and
+ * round hundreds, Romanian puts "de" between). */
+function countRo(value: string, one: string, many: string): string {
   const n = Number(value);
-  if (!Number.isInteger(n)) return `${value} minute`;
-  if (n === 1) return '1 minut';
+  if (!Number.isInteger(n)) return `${value} ${many}`;
+  if (n === 1) return `1 ${one}`;
   const rest = Math.abs(n) % 100;
-  return rest >= 20 || (rest === 0 && n !== 0) ? `${n} de minute` : `${n} minute`;
+  return rest >= 20 || (rest === 0 && n !== 0) ? `${n} de ${many}` : `${n} ${many}`;
 }
 
-const minutesEn = (value: string) => (Number(value) === 1 ? '1 minute' : `${value} minutes`);
+const countEn = (value: string, one: string, many: string) =>
+  Number(value) === 1 ? `1 ${one}` : `${value} ${many}`;
 
+const minutesRo = (value: string) => countRo(value, 'minut', 'minute');
+const minutesEn = (value: string) => countEn(value, 'minute', 'minutes');
+
+// Mails that may reach anyone (teachers, organisers, markers, students alike) say
+// "dumneavoastră"; those meant for students alone (their results) say "tu" (GLOSSARY.md).
 const ro: Record<MailTemplate, (p: MailParams) => Content> = {
   'confirm-email': (p) => ({
-    subject: `Confirmă adresa de e-mail pentru ${PRODUCT}`,
+    subject: `Confirmați adresa de e-mail pentru ${PRODUCT}`,
     blocks: [
-      'Bună,',
-      `Îți mulțumim că ți-ai creat un cont ${PRODUCT}. Confirmă adresa de e-mail deschizând linkul de mai jos:`,
+      'Bună ziua,',
+      `Vă mulțumim că v-ați creat un cont ${PRODUCT}. Confirmați adresa de e-mail deschizând linkul de mai jos:`,
       { link: need(p, 'link', 'confirm-email') },
-      'Dacă nu ți-ai creat tu acest cont, ignoră acest mesaj.',
+      'Dacă nu dumneavoastră ați creat acest cont, ignorați acest mesaj.',
     ],
   }),
   'signup-existing': (p) => ({
     subject: `Încercare de creare a unui cont ${PRODUCT}`,
     blocks: [
-      'Bună,',
+      'Bună ziua,',
       `Cineva a încercat să creeze un cont ${PRODUCT} cu această adresă de e-mail, dar există deja un cont pentru ea.`,
-      'Dacă ai fost tu, autentifică-te sau resetează-ți parola aici:',
+      'Dacă ați fost dumneavoastră, autentificați-vă sau resetați-vă parola aici:',
       { link: need(p, 'link', 'signup-existing') },
-      'Dacă nu ai fost tu, ignoră acest mesaj: contul tău nu a fost modificat.',
+      'Dacă nu ați fost dumneavoastră, ignorați acest mesaj: contul nu a fost modificat.',
     ],
   }),
   'reset-password': (p) => ({
     subject: `Resetarea parolei ${PRODUCT}`,
     blocks: [
-      'Bună,',
-      `Am primit o cerere de resetare a parolei contului tău ${PRODUCT}. Deschide linkul de mai jos pentru a alege o parolă nouă; linkul este valabil ${minutesRo(need(p, 'minutes', 'reset-password'))}.`,
+      'Bună ziua,',
+      `Am primit o cerere de resetare a parolei contului dumneavoastră ${PRODUCT}. Deschideți linkul de mai jos pentru a alege o parolă nouă; linkul este valabil ${minutesRo(need(p, 'minutes', 'reset-password'))}.`,
       { link: need(p, 'link', 'reset-password') },
-      'Dacă nu ai cerut tu resetarea, ignoră acest mesaj: parola ta rămâne neschimbată.',
+      'Dacă nu ați cerut resetarea, ignorați acest mesaj: parola rămâne neschimbată.',
     ],
   }),
   'account-activated': (p) => ({
-    subject: `Contul tău ${PRODUCT} a fost activat`,
+    subject: `Contul dumneavoastră ${PRODUCT} a fost activat`,
     blocks: [
-      'Bună,',
-      `Contul tău ${PRODUCT} a fost activat. Te poți autentifica aici:`,
+      'Bună ziua,',
+      `Contul dumneavoastră ${PRODUCT} a fost activat. Vă puteți autentifica aici:`,
       { link: need(p, 'link', 'account-activated') },
     ],
   }),
   'account-deactivated': (p) => ({
-    subject: `Contul tău ${PRODUCT} a fost dezactivat`,
+    subject: `Contul dumneavoastră ${PRODUCT} a fost dezactivat`,
     blocks: [
-      'Bună,',
-      `Contul tău ${PRODUCT} a fost dezactivat. Dacă ai întrebări, contactează profesorul sau organizatorul concursului.`,
+      'Bună ziua,',
+      `Contul dumneavoastră ${PRODUCT} a fost dezactivat. Pentru întrebări, contactați profesorul sau organizatorul concursului.`,
       ...(p.link ? [{ link: p.link }] : []),
     ],
   }),
   'login-link': (p) => ({
-    subject: `Linkul tău de autentificare ${PRODUCT}`,
+    subject: `Linkul de autentificare ${PRODUCT}`,
     blocks: [
-      'Bună,',
-      `Deschide linkul de mai jos pentru a te autentifica în ${PRODUCT}; linkul este valabil ${minutesRo(need(p, 'minutes', 'login-link'))}.`,
+      'Bună ziua,',
+      `Deschideți linkul de mai jos pentru a vă autentifica în ${PRODUCT}; linkul este valabil ${minutesRo(need(p, 'minutes', 'login-link'))}.`,
       { link: need(p, 'link', 'login-link') },
-      'Dacă nu ai cerut tu acest link, ignoră acest mesaj.',
+      'Dacă nu ați cerut acest link, ignorați acest mesaj.',
     ],
   }),
   'oidc-linked': (p) => ({
-    subject: `Contul tău ${PRODUCT} se poate deschide acum cu ${need(p, 'label', 'oidc-linked')}`,
+    subject: `Contul dumneavoastră ${PRODUCT} se poate deschide acum cu ${need(p, 'label', 'oidc-linked')}`,
     blocks: [
-      'Bună,',
-      `Cineva s-a autentificat în contul tău ${PRODUCT} prin ${need(p, 'label', 'oidc-linked')}, cu un cont care are aceeași adresă de e-mail. De acum, acel cont deschide și contul tău ${PRODUCT}.`,
-      'Dacă ai fost tu, nu trebuie să faci nimic. Dacă nu ai fost tu, schimbă-ți parola și anunță organizatorul concursului:',
+      'Bună ziua,',
+      `Cineva s-a autentificat în contul dumneavoastră ${PRODUCT} prin ${need(p, 'label', 'oidc-linked')}, cu un cont care are aceeași adresă de e-mail. De acum, acel cont deschide și contul dumneavoastră ${PRODUCT}.`,
+      'Dacă ați fost dumneavoastră, nu trebuie să faceți nimic. Dacă nu, schimbați-vă parola și anunțați organizatorul concursului:',
       { link: need(p, 'link', 'oidc-linked') },
     ],
   }),
@@ -139,7 +146,7 @@ const ro: Record<MailTemplate, (p: MailParams) => Content> = {
     subject: `Corectură de terminat: ${need(p, 'phase', 'review-reminder')}`,
     blocks: [
       'Bună ziua,',
-      `La etapa ${need(p, 'phase', 'review-reminder')} mai aveți de dat ${need(p, 'open', 'review-reminder')} note și ${need(p, 'mediations', 'review-reminder')} medieri. Lista lucrărilor este aici:`,
+      `La etapa ${need(p, 'phase', 'review-reminder')} mai aveți de dat ${countRo(need(p, 'open', 'review-reminder'), 'notă', 'note')} și ${countRo(need(p, 'mediations', 'review-reminder'), 'mediere', 'medieri')}. Lista lucrărilor este aici:`,
       { link: need(p, 'link', 'review-reminder') },
     ],
   }),
@@ -228,7 +235,7 @@ const en: Record<MailTemplate, (p: MailParams) => Content> = {
     subject: `Marking to finish: ${need(p, 'phase', 'review-reminder')}`,
     blocks: [
       'Hello,',
-      `In ${need(p, 'phase', 'review-reminder')} you still have ${need(p, 'open', 'review-reminder')} marks and ${need(p, 'mediations', 'review-reminder')} mediations to give. The list of answers is here:`,
+      `In ${need(p, 'phase', 'review-reminder')} you still have ${countEn(need(p, 'open', 'review-reminder'), 'mark', 'marks')} and ${countEn(need(p, 'mediations', 'review-reminder'), 'mediation', 'mediations')} to give. The list of answers is here:`,
       { link: need(p, 'link', 'review-reminder') },
     ],
   }),

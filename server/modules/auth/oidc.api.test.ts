@@ -252,7 +252,7 @@ describe('school sign-in against a certified provider (claims at userinfo, clien
     expect(first.landing.searchParams.get('uid')).toBe(u.id);
     expect(await sessionOf(t, first.landing)).toMatchObject({ type: 'student', registered: true });
     const told = await t.lastMail(u.email);
-    expect(told?.subject).toBe('Contul tău Podium se poate deschide acum cu Școala mea');
+    expect(told?.subject).toBe('Contul dumneavoastră Podium se poate deschide acum cu Școala mea');
     // The password still works: the owner proved the mailbox long ago.
     await t.login(u.email, u.password);
 

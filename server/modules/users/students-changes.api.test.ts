@@ -57,7 +57,7 @@ describe('POST /students/state', () => {
     expect(await stateOf(a.id)).toBe('active');
     expect(await stateOf(b.id)).toBe('inactive');
     const mailA = await t.lastMail(a.email);
-    expect(mailA?.subject).toBe('Contul tău Podium a fost activat');
+    expect(mailA?.subject).toBe('Contul dumneavoastră Podium a fost activat');
     expect(mailA?.link).toBe('http://podium.test/');
     expect((await t.lastMail(b.email))?.subject).toBe('Your Podium account has been deactivated');
     // Already in that state: no failure, no mail.

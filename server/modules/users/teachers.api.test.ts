@@ -151,7 +151,7 @@ describe('POST /teachers/state', () => {
     ]);
     expect((await row(a.id))?.state).toBe('active');
     expect((await row(student.id))?.state).toBe('inactive');
-    expect((await t.lastMail(a.email))?.subject).toBe('Contul tău Podium a fost activat');
+    expect((await t.lastMail(a.email))?.subject).toBe('Contul dumneavoastră Podium a fost activat');
   });
 
   it('does not let a teacher change any teacher', async () => {
