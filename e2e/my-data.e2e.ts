@@ -23,13 +23,20 @@ describe.skipIf(!hasChromium)('my data on the profile page', () => {
       givenName: 'Elena',
       familyName: 'Voicu',
     });
+    await podium.createUser({
+      email: 'mihai.stan@example.ro',
+      password: PASSWORD,
+      type: 'teacher',
+      givenName: 'Mihai',
+      familyName: 'Stan',
+    });
   });
   afterAll(async () => {
     await browser?.close();
     await podium?.close();
   });
 
-  const signIn = async (lang: Lang) => {
+  const signIn = async (lang: Lang, email = 'elena.voicu@example.ro') => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 860 },
       locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
@@ -42,7 +49,7 @@ describe.skipIf(!hasChromium)('my data on the profile page', () => {
     await page.goto(`${podium.baseUrl}/`);
     await page
       .getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address')
-      .fill('elena.voicu@example.ro');
+      .fill(email);
     await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
     await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
@@ -74,5 +81,15 @@ describe.skipIf(!hasChromium)('my data on the profile page', () => {
     expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
     await shot(en, 'my-data-en');
     await en.context().close();
+  });
+
+  it('speaks to a teacher with "dumneavoastră", a student with "tu" (GLOSSARY.md)', async () => {
+    const teacher = await signIn('ro', 'mihai.stan@example.ro');
+    await expect
+      .poll(() => teacher.getByRole('heading', { name: 'Datele dumneavoastră' }).count())
+      .toBe(1);
+    expect(await teacher.getByText(/^Descărcați tot ce păstrează Podium/).count()).toBe(1);
+    await shot(teacher, 'my-data-teacher-ro');
+    await teacher.context().close();
   });
 });

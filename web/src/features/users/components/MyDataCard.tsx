@@ -1,6 +1,7 @@
 import { Box, Button, Paper, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../../lib/auth.js';
 import { saveBlob } from '../../../lib/download.js';
 import { useSnackbar } from '../../../lib/snackbar.js';
 import { downloadMyData, type PersonalDataFormat } from '../api/download-my-data.js';
@@ -12,6 +13,9 @@ import { downloadMyData, type PersonalDataFormat } from '../api/download-my-data
  */
 export function MyDataCard() {
   const { t } = useTranslation();
+  const { user } = useAuth();
+  // A student is addressed with "tu", everyone else with "dumneavoastră" (GLOSSARY.md).
+  const context = user?.type === 'student' ? { context: 'student' } : {};
   const { notifyError } = useSnackbar();
   const [busy, setBusy] = useState<PersonalDataFormat | null>(null);
 
@@ -20,7 +24,7 @@ export function MyDataCard() {
     try {
       saveBlob(await downloadMyData(format), `date-personale.${format}`);
     } catch (e) {
-      notifyError(e, 'profile.myData.error');
+      notifyError(e, context.context ? 'profile.myData.error_student' : 'profile.myData.error');
     } finally {
       setBusy(null);
     }
@@ -29,10 +33,10 @@ export function MyDataCard() {
   return (
     <Paper sx={{ p: 3 }} component="section" aria-labelledby="my-data-title">
       <Typography id="my-data-title" variant="h6" component="h2" sx={{ mb: 1 }}>
-        {t('profile.myData.title')}
+        {t('profile.myData.title', context)}
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {t('profile.myData.hint')}
+        {t('profile.myData.hint', context)}
       </Typography>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
         <Button variant="outlined" disabled={busy !== null} onClick={() => download('json')}>
