@@ -111,3 +111,23 @@ describe('a diploma prints every name', () => {
     });
   }
 });
+
+describe('a diploma names the edition once', () => {
+  it('does not print "ediția Ediția" for an edition named "Ediția 2026–2027"', () => {
+    for (const kind of ['student', 'teacher'] as const) {
+      const pdf = renderDiploma(
+        fonts,
+        content({
+          kind,
+          editionName: 'Ediția 2026–2027',
+          ...(kind === 'teacher'
+            ? { students: [{ name: 'Ana Țurcanu', grade: 9, prize: null }] }
+            : {}),
+        }),
+      );
+      const text = oneLine(readBack(pdf).text);
+      expect(text, kind).toContain('ediția 2026–2027');
+      expect(text.toLowerCase(), kind).not.toContain('ediția ediția');
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { editionAfterWord } from '../../../shared/editions.js';
 import { schoolGradeName } from '../../../shared/grades.js';
 import type { DiplomaKind } from '../../../shared/schemas/diplomas.js';
 import { PRIZE_DOCUMENT_NAMES, type Prize } from '../../../shared/schemas/rankings.js';
@@ -165,7 +166,7 @@ function frame(page: PdfPage) {
 function heading(doc: PdfDocument, page: PdfPage, c: DiplomaContent): number {
   const size = fittingSize(doc, c.examName, 'bold', 20, TEXT_WIDTH, 11);
   page.centred(c.examName, WIDTH / 2, HEIGHT - 80, { font: 'bold', size, color: NAVY });
-  const sub = `${c.phaseName} · ediția ${c.editionName}`;
+  const sub = `${c.phaseName} · ediția ${editionAfterWord(c.editionName)}`;
   const subSize = fittingSize(doc, sub, 'regular', 13, TEXT_WIDTH, 9);
   page.centred(sub, WIDTH / 2, HEIGHT - 102, { size: subSize, color: GREY });
   return HEIGHT - 102;
@@ -226,8 +227,8 @@ function studentDiploma(doc: PdfDocument, c: DiplomaContent) {
   let y = HEIGHT - 322 - (name.lines.length > 1 ? name.size * 1.2 - 10 : 0);
   if (who) y = paragraph(doc, page, who, y, { size: 14, color: INK });
   const why = c.prize
-    ? `pentru rezultatele obținute la ${c.phaseName} a competiției ${c.examName}, ediția ${c.editionName}.`
-    : `pentru participarea la ${c.phaseName} a competiției ${c.examName}, ediția ${c.editionName}.`;
+    ? `pentru rezultatele obținute la ${c.phaseName} a competiției ${c.examName}, ediția ${editionAfterWord(c.editionName)}.`
+    : `pentru participarea la ${c.phaseName} a competiției ${c.examName}, ediția ${editionAfterWord(c.editionName)}.`;
   paragraph(doc, page, why, y - 6, { size: 12, color: GREY });
   foot(doc, page, c, 1, 1);
 }
@@ -270,7 +271,7 @@ function teacherDiploma(doc: PdfDocument, c: DiplomaContent) {
         paragraph(
           doc,
           page,
-          `pentru pregătirea ${students} care au participat la ${c.phaseName} a competiției ${c.examName}, ediția ${c.editionName}:`,
+          `pentru pregătirea ${students} care au participat la ${c.phaseName} a competiției ${c.examName}, ediția ${editionAfterWord(c.editionName)}:`,
           HEIGHT - 252,
           { size: 12, color: GREY },
         ) - 8;

@@ -11,6 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { editionAfterWord } from '../../../../shared/editions.js';
 import type { MyDiploma } from '../../../../shared/schemas/diplomas.js';
 import { ApiError } from '../../api/client.js';
 import { DiplomaZipPanel } from '../../components/diplomas/DiplomaZipPanel.js';
@@ -101,7 +102,10 @@ export function MyDiplomasPage({ view }: { view: 'student' | 'teacher' }) {
               />
             </Box>
             <Typography variant="body2" color="text.secondary">
-              {t('diplomas.phaseLine', { phase: first.phaseName, edition: first.editionName })}
+              {t('diplomas.phaseLine', {
+                phase: first.phaseName,
+                edition: editionAfterWord(first.editionName),
+              })}
             </Typography>
             <List dense>
               {rows.map((d) => (
