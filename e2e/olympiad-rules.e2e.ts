@@ -158,7 +158,7 @@ describe.skipIf(!hasChromium)("the olympiad's rules in the browser", () => {
       await choose(
         page,
         'Punctaje egale',
-        'Departajate după punctajul ultimei probleme, apoi al celei dinainte…',
+        'Departajate după punctajul ultimei întrebări, apoi al celei dinainte…',
       );
       await page.getByRole('button', { name: 'Salvează regulile' }).click();
 

@@ -332,9 +332,7 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await stale.getByRole('button', { name: 'Notă liberă' }).click();
     await stale.getByLabel(/^Nota \(0/).fill('7,25');
     await expect
-      .poll(() =>
-        stale.getByText('Punctajul trebuie să fie un multiplu al pasului de notare').count(),
-      )
+      .poll(() => stale.getByText('Punctajul trebuie să fie un multiplu de 0,5').count())
       .toBe(1);
     await stale.getByLabel(/^Nota \(0/).fill('7');
     await stale.getByRole('button', { name: 'Salvează nota' }).click();

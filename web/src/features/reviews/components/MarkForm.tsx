@@ -84,6 +84,13 @@ export function MarkForm(props: Props) {
     (props.serverError?.field === 'reviewerScore' || props.serverError?.field === 'criteria'
       ? props.serverError.code
       : null);
+  // A mark out of bounds or off the step says the bound ("între 0 și 7"), not a rule's name.
+  const errorText = (code: string) =>
+    code === 'out_of_range'
+      ? t('reviews.mark.outOfRange', { max: formatMark(props.maxScore, lang) })
+      : code === 'not_in_step'
+        ? t('reviews.mark.notInStep', { step: formatMark(props.markStep, lang) })
+        : t(`error_${code}`);
   const noteTooLong = note.length > MAX_NOTE_LENGTH;
   const quick = quickMarks(props.maxScore, props.markStep);
 
@@ -177,7 +184,7 @@ export function MarkForm(props: Props) {
             </Typography>
             {shownError && (
               <Typography variant="body2" color="error">
-                {t(`error_${shownError}`)}
+                {errorText(shownError)}
               </Typography>
             )}
           </Box>
@@ -190,7 +197,7 @@ export function MarkForm(props: Props) {
               error={shownError !== null}
               helperText={
                 shownError
-                  ? t(`error_${shownError}`)
+                  ? errorText(shownError)
                   : t('reviews.mark.scoreHint', {
                       max: formatMark(props.maxScore, lang),
                       step: formatMark(props.markStep, lang),
