@@ -37,6 +37,9 @@ export async function settle(page: Page): Promise<void> {
   }
 }
 
+/** Turns off CSS transitions while the theme flips (added and removed around it). */
+const STILL_CSS = '*, *::before, *::after { transition: none !important; }';
+
 /** The theme on screen, as the app states it in `color-scheme` on the page. */
 const shownTheme = (page: Page): Promise<Theme> =>
   page.evaluate(() =>
@@ -108,6 +111,13 @@ export async function checkAccessibility(
     const device = await page.evaluate(() =>
       matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
     );
+    // The colours change at once, without the fades a person would see: nothing to wait for.
+    await page.evaluate((css) => {
+      const still = document.createElement('style');
+      still.id = 'a11y-still';
+      still.textContent = css;
+      document.head.append(still);
+    }, STILL_CSS);
     await page.emulateMedia({ colorScheme: other });
     await page
       .waitForFunction(
@@ -129,6 +139,7 @@ export async function checkAccessibility(
       (want) => getComputedStyle(document.documentElement).colorScheme.includes(want),
       first,
     );
+    await page.evaluate(() => document.getElementById('a11y-still')?.remove());
     await settle(page);
   }
   if (problems.length > 0) {
