@@ -9,18 +9,19 @@ import { brotliCompressSync, constants } from 'node:zlib';
 
 /**
  * Compressed bytes a student's first load may take (kB = 1000 bytes, as Vite counts). Issue 33
- * aims at 250 kB of JavaScript; the path measures 437 kB today (bench/README.md, "First load"),
- * so the ceiling is held there, the build failing if it grows, until the frame shrinks.
+ * aims at 250 kB of JavaScript; the path measures more today (bench/README.md, "First load"),
+ * so the ceiling is held just above it, the build failing if it grows, until the frame shrinks.
+ * `jsWithFormulas` is the same path when the first question holds a formula (KaTeX added).
  */
 export const TARGET_JS = 250_000;
-export const BUDGETS = { js: 445_000, css: 30_000 };
+export const BUDGETS = { js: 445_000, jsWithFormulas: 445_000, css: 30_000 };
 
 /**
  * The manifest keys of the student's path: the entry (sign-in page, app frame, home), the
  * welcome and registration pages (features/auth), My tests with the student's ranks
  * (features/player, features/rankings), the connection check and the player (features/player)
- * with the statement renderer the first question shows (KaTeX and its stylesheet), and the
- * Romanian strings (the default language; English is no larger).
+ * with the statement renderer the first question shows (Markdown), and the Romanian strings
+ * (the default language; English is no larger).
  */
 export const STUDENT_PATH = [
   'index.html',
@@ -30,6 +31,9 @@ export const STUDENT_PATH = [
   'src/components/statement/renderer.ts',
   'src/i18n/ro.json',
 ];
+
+/** KaTeX and its stylesheet: fetched only when a statement shown holds a formula. */
+export const FORMULAS = 'src/components/statement/formulas.ts';
 
 /** The chunks `roots` load: each root and, transitively, its static imports. */
 export function chunksOf(manifest, roots) {
@@ -48,7 +52,13 @@ export function chunksOf(manifest, roots) {
 export const FONT_URL = /url\(\s*["']?([^"')]+\.(?:woff2?|ttf|otf|eot))(?:[?#][^"')]*)?["']?\s*\)/g;
 
 /** Brotli size of each JS and CSS file of `roots`, the fonts their CSS names, and what is wrong. */
-export function measure(manifest, dist, roots = STUDENT_PATH, budgets = BUDGETS) {
+export function measure(
+  manifest,
+  dist,
+  roots = STUDENT_PATH,
+  budgets = BUDGETS,
+  what = "the student's path",
+) {
   const files = new Set();
   for (const key of chunksOf(manifest, roots)) {
     const chunk = manifest[key];
@@ -72,10 +82,10 @@ export function measure(manifest, dist, roots = STUDENT_PATH, budgets = BUDGETS)
   const problems = [];
   const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
   if (js > budgets.js) {
-    problems.push(`JavaScript of the student's path is ${kB(js)} brotli, over ${kB(budgets.js)}`);
+    problems.push(`JavaScript of ${what} is ${kB(js)} brotli, over ${kB(budgets.js)}`);
   }
   if (css > budgets.css) {
-    problems.push(`CSS of the student's path is ${kB(css)} brotli, over ${kB(budgets.css)}`);
+    problems.push(`CSS of ${what} is ${kB(css)} brotli, over ${kB(budgets.css)}`);
   }
   for (const font of [...fonts].sort()) {
     if (!font.endsWith('.woff2')) problems.push(`the student's CSS names ${font}: woff2 only`);
@@ -92,16 +102,29 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   const result = measure(manifest, dist);
-  for (const s of result.sizes) {
+  const withFormulas = measure(
+    manifest,
+    dist,
+    [...STUDENT_PATH, FORMULAS],
+    { js: BUDGETS.jsWithFormulas, css: BUDGETS.css },
+    "the student's path with a formula",
+  );
+  for (const s of withFormulas.sizes) {
+    const extra = result.sizes.some((r) => r.file === s.file) ? ' ' : '+';
     console.log(
-      `  ${s.file.padEnd(44)} ${(s.raw / 1000).toFixed(1).padStart(7)} kB raw ${(s.br / 1000).toFixed(1).padStart(6)} kB br`,
+      `${extra} ${s.file.padEnd(44)} ${(s.raw / 1000).toFixed(1).padStart(7)} kB raw ${(s.br / 1000).toFixed(1).padStart(6)} kB br`,
     );
   }
+  const kB = (n) => (n / 1000).toFixed(1);
   console.log(
-    `student's path: JS ${(result.js / 1000).toFixed(1)} kB / ${BUDGETS.js / 1000} kB (target ${TARGET_JS / 1000} kB), CSS ${(result.css / 1000).toFixed(1)} kB / ${BUDGETS.css / 1000} kB (brotli), ${result.fonts.length} fonts`,
+    `student's path: JS ${kB(result.js)} kB / ${kB(BUDGETS.js)} kB (target ${kB(TARGET_JS)} kB), CSS ${kB(result.css)} kB / ${kB(BUDGETS.css)} kB (brotli), ${result.fonts.length} fonts`,
   );
-  if (result.problems.length > 0) {
-    for (const p of result.problems) console.error(`check-budgets: ${p}`);
+  console.log(
+    `  with a formula (+ lines): JS ${kB(withFormulas.js)} kB / ${kB(BUDGETS.jsWithFormulas)} kB, CSS ${kB(withFormulas.css)} kB, ${withFormulas.fonts.length} fonts`,
+  );
+  const problems = [...result.problems, ...withFormulas.problems];
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`check-budgets: ${p}`);
     process.exit(1);
   }
 }

@@ -48,6 +48,7 @@ describe('the files kept on a student device', () => {
     expect(files).toContain('assets/index.css');
     expect(files).toContain('assets/index.ts.js');
     expect(files).toContain('assets/renderer.ts.js');
+    expect(files).toContain('assets/formulas.ts.js');
     expect(files).toContain('assets/ro.json.js');
     expect(files).toContain('assets/en.json.js');
     // Fetched by the pages after they show, and kept like the rest of the app.

@@ -72,12 +72,13 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // The statement renderer (Markdown, KaTeX) in a chunk of its own, which only
+            // The statement renderer (Markdown) in a chunk of its own, which only
             // components/statement/renderer.ts fetches for the player (never a shared chunk that
-            // the sign-in or My tests pages import).
+            // the sign-in or My tests pages import). KaTeX is not in it: components/statement/
+            // formulas.ts fetches it, in a chunk of its own, only for a statement with a formula.
             {
               name: 'statement-renderer',
-              test: /node_modules[\\/](?:katex|markdown-it|mdurl|uc\.micro|linkify-it|punycode\.js|entities)[\\/]|shared[\\/]statement\.ts$/,
+              test: /node_modules[\\/](?:markdown-it|mdurl|uc\.micro|linkify-it|punycode\.js|entities)[\\/]|shared[\\/]statement-core\.ts$/,
             },
           ],
         },
