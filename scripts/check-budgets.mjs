@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
+import { STAFF_GROUPS, stringsPart } from '../web/src/i18n/parts.ts';
 
 /**
  * Compressed bytes a student's first load may take (kB = 1000 bytes, as Vite counts). Issue 33
@@ -20,8 +21,8 @@ export const BUDGETS = { js: 445_000, jsWithFormulas: 445_000, css: 30_000 };
  * The manifest keys of the student's path: the entry (sign-in page, app frame, home), the
  * welcome and registration pages (features/auth), My tests with the student's ranks
  * (features/player, features/rankings), the connection check and the player (features/player)
- * with the statement renderer the first question shows (Markdown), and the Romanian strings
- * (the default language; English is no larger).
+ * with the statement renderer the first question shows (Markdown), and the core of the
+ * Romanian strings (the default language; English is no larger; web/src/i18n/parts.ts).
  */
 export const STUDENT_PATH = [
   'index.html',
@@ -29,7 +30,7 @@ export const STUDENT_PATH = [
   'src/features/player/index.ts',
   'src/features/rankings/index.ts',
   'src/components/statement/renderer.ts',
-  'src/i18n/ro.json',
+  'src/i18n/ro.json?strings=core',
 ];
 
 /** KaTeX and its stylesheet: fetched only when a statement shown holds a formula. */
@@ -93,6 +94,44 @@ export function measure(
   return { sizes, js, css, fonts: [...fonts], problems };
 }
 
+/** A string in the code that may be a translation key: `a.b.c`, or a prefix `a.b.` of one. */
+const KEY_LITERAL = /["'`]([A-Za-z_]\w*(?:\.\w+)*)(\.?)(?=["'`]|\$\{)/g;
+
+const leaves = (tree, prefix = '') =>
+  Object.entries(tree).flatMap(([k, v]) => {
+    const key = prefix ? `${prefix}.${k}` : k;
+    return typeof v === 'string' ? [key] : leaves(v, key);
+  });
+
+/**
+ * The translation keys the student's path names that only the staff strings hold: each would
+ * show untranslated, since a student's device loads the core strings alone. A key is found as a
+ * string in the built code (`"player.title"`, or a prefix such as `` `tests.${x}` ``).
+ */
+export function staffKeysOnPath(manifest, dist, strings, roots = STUDENT_PATH) {
+  const core = leaves(stringsPart(strings, 'core'));
+  const groups = new Set(STAFF_GROUPS);
+  const inCore = (key, isPrefix) =>
+    core.some((k) =>
+      isPrefix
+        ? k.startsWith(`${key}.`)
+        : k === key || k.startsWith(`${key}_`) || k.startsWith(`${key}.`),
+    );
+  const found = new Set();
+  for (const key of chunksOf(manifest, roots)) {
+    const file = manifest[key].file;
+    if (!file.endsWith('.js')) continue;
+    for (const m of readFileSync(path.join(dist, file), 'utf8').matchAll(KEY_LITERAL)) {
+      const [, name, dot] = m;
+      // A bare group name (`"help"`, an icon's or a route's) is no key: a group is not a string.
+      if (!name || (!name.includes('.') && !dot) || !groups.has(name.split('.')[0])) continue;
+      // `a.b.` (before a `${`, or joined to another string): a prefix of keys.
+      if (!inCore(name, dot === '.')) found.add(dot ? `${name}.…` : name);
+    }
+  }
+  return [...found].sort();
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = process.argv[2] ?? 'web/dist';
   const manifestFile = path.join(dist, '.vite', 'manifest.json');
@@ -122,7 +161,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(
     `  with a formula (+ lines): JS ${kB(withFormulas.js)} kB / ${kB(BUDGETS.jsWithFormulas)} kB, CSS ${kB(withFormulas.css)} kB, ${withFormulas.fonts.length} fonts`,
   );
+  const strings = JSON.parse(
+    readFileSync(new URL('../web/src/i18n/ro.json', import.meta.url), 'utf8'),
+  );
   const problems = [...result.problems, ...withFormulas.problems];
+  for (const key of staffKeysOnPath(manifest, dist, strings)) {
+    problems.push(
+      `the student's path shows ${key}, which only the staff strings hold (web/src/i18n/parts.ts)`,
+    );
+  }
   if (problems.length > 0) {
     for (const p of problems) console.error(`check-budgets: ${p}`);
     process.exit(1);

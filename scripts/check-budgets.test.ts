@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUDGETS, FORMULAS, measure, STUDENT_PATH } from './check-budgets.mjs';
+import { BUDGETS, FORMULAS, measure, STUDENT_PATH, staffKeysOnPath } from './check-budgets.mjs';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -112,5 +112,27 @@ describe('the first-load budgets', () => {
     const under = run(fakeDist(50_000, 1_000).dist);
     expect(under.stderr).toBe('');
     expect(under.status).toBe(0);
+  });
+
+  it("fail when the student's path names a key that only the staff strings hold", () => {
+    const { dist, manifest } = fakeDist(1_000, 1_000);
+    const strings = {
+      player: { title: 'Test' },
+      tests: { gradesTitle: 'Clasa {{grades}}', columns: { name: 'Nume' } },
+      reviews: { home: { waiting_one: '{{count}} de făcut', waiting_other: '{{count}}' } },
+      questions: { title: 'Întrebări', kinds: { single: 'Un răspuns' } },
+    };
+    const entry = path.join(dist, 'assets/index.js');
+    const code = (body: string) => writeFileSync(entry, body);
+    // Core keys (player, the CORE_KEYS of staff groups, a plural one), a bare group name.
+    code('t("player.title");t("tests.gradesTitle");t("reviews.home.waiting",{count:n});x="help"');
+    expect(staffKeysOnPath(manifest, dist, strings)).toEqual([]);
+    // A staff key, and a prefix of staff keys (a template or a joined string).
+    code('t("tests.columns.name");t(`questions.kinds.${k}`);t("questions."+k)');
+    expect(staffKeysOnPath(manifest, dist, strings)).toEqual([
+      'questions.kinds.…',
+      'questions.…',
+      'tests.columns.name',
+    ]);
   });
 });

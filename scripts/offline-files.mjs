@@ -9,7 +9,7 @@ import { chunksOf, FONT_URL, FORMULAS, STUDENT_PATH } from './check-budgets.mjs'
 const FOREIGN_SUBSET = /-(?:cyrillic|cyrillic-ext|greek|greek-ext|vietnamese|math|symbols)-/;
 
 /** The student's path, KaTeX (for a formula offline) and the other language, as manifest keys. */
-export const OFFLINE_ROOTS = [...STUDENT_PATH, FORMULAS, 'src/i18n/en.json'];
+export const OFFLINE_ROOTS = [...STUDENT_PATH, FORMULAS, 'src/i18n/en.json?strings=core'];
 
 /** Workbox's window part, fetched by the pages after they show (web/src/lib/offline-app.ts). */
 const WORKBOX_WINDOW = /\/workbox-window\//;
