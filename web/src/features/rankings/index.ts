@@ -4,7 +4,12 @@ import { lazy } from 'react';
 import { withStaffStrings } from '../../i18n/index.js';
 
 export { MyRankings } from './MyRankings.js';
-export { PublishedRankingPage } from './PublishedRankingPage.js';
+
+// A phase's published ranking, opened from My tests: its table is a chunk of its own, so that
+// My tests and the player do not bring it.
+export const PublishedRankingPage = lazy(() =>
+  import('./PublishedRankingPage.js').then((m) => ({ default: m.PublishedRankingPage })),
+);
 
 // Staff screens: chunks of their own, so that My tests (which shows MyRankings) never brings them.
 export const RankingPage = lazy(() =>
