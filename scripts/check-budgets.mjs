@@ -10,12 +10,12 @@ import { STAFF_GROUPS, stringsPart } from '../web/src/i18n/parts.ts';
 
 /**
  * Compressed bytes a student's first load may take (kB = 1000 bytes, as Vite counts). Issue 33
- * aims at 250 kB of JavaScript; the path measures more today (bench/README.md, "First load"),
- * so the ceiling is held just above it, the build failing if it grows, until the frame shrinks.
- * `jsWithFormulas` is the same path when the first question holds a formula (KaTeX added).
+ * aims at 250 kB of JavaScript; the path measures 333 kB today, 396 kB when the first question
+ * holds a formula (bench/README.md, "First load"), so the ceilings are held just above those,
+ * the build failing if the path grows, until the frame shrinks (react-dom, react-router, MUI).
  */
 export const TARGET_JS = 250_000;
-export const BUDGETS = { js: 445_000, jsWithFormulas: 445_000, css: 30_000 };
+export const BUDGETS = { js: 335_000, jsWithFormulas: 398_000, css: 30_000 };
 
 /**
  * The manifest keys of the student's path: the entry (sign-in page, app frame, home), the
