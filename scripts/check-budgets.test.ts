@@ -128,6 +128,7 @@ describe('the first-load budgets', () => {
     code('t("player.title");t("tests.gradesTitle");t("reviews.home.waiting",{count:n});x="help"');
     expect(staffKeysOnPath(manifest, dist, strings)).toEqual([]);
     // A staff key, and a prefix of staff keys (a template or a joined string).
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the built code's template, as text
     code('t("tests.columns.name");t(`questions.kinds.${k}`);t("questions."+k)');
     expect(staffKeysOnPath(manifest, dist, strings)).toEqual([
       'questions.kinds.…',
