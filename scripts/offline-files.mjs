@@ -1,15 +1,15 @@
 // The files the service worker keeps on a student's device (web/src/sw.ts, web/vite.config.ts):
-// the student's path that scripts/check-budgets.mjs measures, both languages, and the woff2
+// the student's path that scripts/check-budgets.mjs measures, KaTeX, both languages, and the woff2
 // fonts its stylesheets name for the scripts Romanian and English are written in.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chunksOf, FONT_URL, STUDENT_PATH } from './check-budgets.mjs';
+import { chunksOf, FONT_URL, FORMULAS, STUDENT_PATH } from './check-budgets.mjs';
 
 /** Font subsets no Romanian or English page shows; a page that needs one fetches it. */
 const FOREIGN_SUBSET = /-(?:cyrillic|cyrillic-ext|greek|greek-ext|vietnamese|math|symbols)-/;
 
-/** The student's path plus the other language, as manifest keys. */
-export const OFFLINE_ROOTS = [...STUDENT_PATH, 'src/i18n/en.json'];
+/** The student's path, KaTeX (for a formula offline) and the other language, as manifest keys. */
+export const OFFLINE_ROOTS = [...STUDENT_PATH, FORMULAS, 'src/i18n/en.json?strings=core'];
 
 /** Workbox's window part, fetched by the pages after they show (web/src/lib/offline-app.ts). */
 const WORKBOX_WINDOW = /\/workbox-window\//;

@@ -48,8 +48,9 @@ describe('the files kept on a student device', () => {
     expect(files).toContain('assets/index.css');
     expect(files).toContain('assets/index.ts.js');
     expect(files).toContain('assets/renderer.ts.js');
-    expect(files).toContain('assets/ro.json.js');
-    expect(files).toContain('assets/en.json.js');
+    expect(files).toContain('assets/formulas.ts.js');
+    expect(files).toContain('assets/ro.json?strings=core.js');
+    expect(files).toContain('assets/en.json?strings=core.js');
     // Fetched by the pages after they show, and kept like the rest of the app.
     expect(files).toContain('assets/workbox-window.js');
     expect(files).toContain('assets/roboto-latin-ext-400-normal-a1.woff2');

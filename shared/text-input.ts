@@ -57,3 +57,6 @@ function pairedSurrogates(run: string): string {
   }
   return kept;
 }
+
+/** An e-mail address, loosely: something, `@`, something with a dot (the forms and the server). */
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

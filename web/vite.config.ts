@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { offlineFiles } from '../scripts/offline-files.mjs';
+import { type StringsPart, stringsPart } from './src/i18n/parts.js';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
@@ -25,6 +27,33 @@ function woff2Only(): Plugin {
   };
 }
 
+/** `./ro.json?strings=core`: one part of a language's strings (src/i18n/parts.ts). */
+const STRINGS_PART = /^(.*[\\/]i18n[\\/](?:ro|en)\.json)\?strings=(core|staff)$/;
+
+/**
+ * Serves each part of a language's strings as a module of its own: a chunk per language and
+ * part, from the one file each language has.
+ */
+function stringsParts(): Plugin {
+  return {
+    name: 'podium-strings-parts',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      const [file, query] = source.split('?');
+      if (!file || !/^strings=(core|staff)$/.test(query ?? '')) return null;
+      const resolved = await this.resolve(file, importer, { skipSelf: true });
+      return resolved ? `${resolved.id}?${query}` : null;
+    },
+    load(id) {
+      const match = STRINGS_PART.exec(id);
+      if (!match?.[1]) return null;
+      this.addWatchFile(match[1]);
+      const tree = JSON.parse(readFileSync(match[1], 'utf8'));
+      return `export default ${JSON.stringify(stringsPart(tree, match[2] as StringsPart))};`;
+    },
+  };
+}
+
 /** Where this build writes (`--outDir` may move it): the precache list is read from there. */
 let outDir = path.resolve(here, 'dist');
 const rememberOutDir: Plugin = {
@@ -39,6 +68,7 @@ export default defineConfig({
   root: here,
   plugins: [
     woff2Only(),
+    stringsParts(),
     react(),
     rememberOutDir,
     // The service worker (src/sw.ts) keeps the student's path on the device; the page registers
@@ -72,12 +102,13 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // The statement renderer (Markdown, KaTeX) in a chunk of its own, which only
+            // The statement renderer (Markdown) in a chunk of its own, which only
             // components/statement/renderer.ts fetches for the player (never a shared chunk that
-            // the sign-in or My tests pages import).
+            // the sign-in or My tests pages import). KaTeX is not in it: components/statement/
+            // formulas.ts fetches it, in a chunk of its own, only for a statement with a formula.
             {
               name: 'statement-renderer',
-              test: /node_modules[\\/](?:katex|markdown-it|mdurl|uc\.micro|linkify-it|punycode\.js|entities)[\\/]|shared[\\/]statement\.ts$/,
+              test: /node_modules[\\/](?:markdown-it|mdurl|uc\.micro|linkify-it|punycode\.js|entities)[\\/]|shared[\\/]statement-core\.ts$/,
             },
           ],
         },

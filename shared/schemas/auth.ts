@@ -92,24 +92,6 @@ export const registerSchema = z.union([registerTeacherSchema, registerStudentSch
 
 export const okSchema = z.object({ ok: z.literal(true) });
 
-/**
- * Why a school (OpenID Connect) sign-in did not finish: the callback sends the browser back
- * to the sign-in page with `?oidcError=<reason>`, which the page translates.
- */
-export const OIDC_ERROR_REASONS = [
-  /** The person cancelled at the provider. */
-  'cancelled',
-  /** The provider gave no e-mail address, or one it does not vouch for. */
-  'unverified',
-  /** The provider did not answer (down, or too slow). */
-  'unavailable',
-  /** The attempt is unknown, used or older than 10 minutes. */
-  'expired',
-  /** The callback was not for this browser, was changed on the way, or was refused. */
-  'failed',
-] as const;
-export type OidcErrorReason = (typeof OIDC_ERROR_REASONS)[number];
-
 /** A sign-in throttle counter, for admins (GET /auth-service/auth/throttles). */
 export const throttleSchema = z.object({
   _id: z.string(),
@@ -128,5 +110,4 @@ export type ThrottleView = z.infer<typeof throttleSchema>;
 /** A refused sign-in's TOO_MANY_ATTEMPTS details: seconds until the next try is taken. */
 export type TooManyAttemptsDetails = { retryAfter: number };
 
-/** The header a browser sends its random token in, so that a known browser is recognised. */
-export const DEVICE_HEADER = 'podium-device';
+export { DEVICE_HEADER, OIDC_ERROR_REASONS, type OidcErrorReason } from './auth-values.js';

@@ -10,14 +10,14 @@ import {
   MIN_TEXT_LENGTH,
 } from '../constants.js';
 import { MAX_PICTURE_URL_LENGTH, safePictureUrl } from '../picture.js';
-import { isSingleLineText, isStorableText } from '../text-input.js';
+import { EMAIL_RE, isSingleLineText, isStorableText } from '../text-input.js';
 
 /**
  * Field building blocks. Every message is a field code (shared/errors.ts FIELD_CODES): forms
  * show `error_<code>`, and the server sends the same codes in VALIDATION_FAILED details.
  */
 
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export { EMAIL_RE };
 
 /**
  * Single-line text (names, school, city, titles, categories): no control or bidirectional

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_TEXT_LENGTH } from '../constants.js';
 import { requiredMultilineText } from './fields.js';
 import { ITEM_TYPES, MAX_ANSWERS } from './items.js';
+import { MAX_OPEN_ANSWER_LENGTH } from './player-values.js';
 import { RESULT_STATES } from './results.js';
 
 /**
@@ -100,20 +101,17 @@ export const myTestSchema = z.object({
 export type MyTest = z.infer<typeof myTestSchema>;
 export const myTestsResponseSchema = z.array(myTestSchema);
 
+export {
+  EVENT_STREAM_OPEN_SPREAD_MS,
+  MAX_OPEN_ANSWER_LENGTH,
+  MAX_TYPED_ANSWER_LENGTH,
+} from './player-values.js';
+
 /**
  * What a student answers: option indices in the question's own order (single: zero or one,
  * multiple: any distinct), the typed value as text (numeric; compared numerically, `,` taken
  * as a decimal point), free text (open), or null to clear the answer.
  */
-export const MAX_TYPED_ANSWER_LENGTH = 50;
-
-/**
- * A player opens the attempt's event stream at a random moment within this long of loading: a
- * whole exam starts in the same minute, and the streams must not all open in the burst of
- * starts (meanwhile every saved answer and the 30-second state check carry the deadline).
- */
-export const EVENT_STREAM_OPEN_SPREAD_MS = 20_000;
-export const MAX_OPEN_ANSWER_LENGTH = 5000;
 export const submittedAnswerSchema = z.union([
   z
     .array(z.number().int('invalid').min(0, 'invalid').max(MAX_ANSWERS, 'invalid'), {

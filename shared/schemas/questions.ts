@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DIFFICULTIES, GRADES } from '../constants.js';
 import type { FieldCode } from '../errors.js';
-import { statementMathProblem } from '../statement.js';
+import { statementMathProblem } from '../statement-core.js';
 import { optionalText, requiredText, uuidField } from './fields.js';
 import { ITEM_TYPES, type ItemType, MAX_ANSWERS } from './items.js';
 

@@ -12,8 +12,7 @@ import { ITEM_TYPES } from './items.js';
 export const MAX_ANSWER_FILES = 20;
 /** An answer may hold this many times the largest single file (UPLOAD_MAX_BYTES) in all. */
 export const ANSWER_BYTES_FACTOR = 4;
-/** What the file picker offers: images (the phone camera) and PDFs; the server checks bytes. */
-export const ANSWER_FILE_ACCEPT = 'image/*,application/pdf';
+export { ANSWER_FILE_ACCEPT } from './uploads-values.js';
 /** Multipart fields of an upload: `item_0`, `item_1`, … (SPEC.md §3). */
 export const ANSWER_FILE_FIELD = /^item_\d{1,3}$/;
 /** The zip of all an answer's files (SPEC.md §7: saved as response_{answerId}.zip). */

@@ -22,15 +22,7 @@ const settingsFields = {
   folded: z.boolean(),
 };
 
-export const DEFAULT_SETTINGS = {
-  layout: 'full',
-  theme: 'light',
-  colorScheme: 'blue',
-  customScrollbars: true,
-  animations: true,
-  direction: 'ltr',
-  folded: false,
-} as const satisfies { [K in keyof typeof settingsFields]: z.infer<(typeof settingsFields)[K]> };
+export { DEFAULT_SETTINGS } from './users-values.js';
 
 /**
  * Layout settings (SPEC.md §2 settings panel); guests keep them locally, users in `data`.

@@ -1,5 +1,5 @@
 import type { ErrorBody, ErrorCode, FieldErrors, ValidationIssue } from '../../../shared/errors.js';
-import { DEVICE_HEADER } from '../../../shared/schemas/auth.js';
+import { DEVICE_HEADER } from '../../../shared/schemas/auth-values.js';
 import { deviceToken } from '../lib/device.js';
 import { readLocal, STORAGE_KEYS, writeLocal } from '../lib/storage.js';
 

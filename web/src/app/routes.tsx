@@ -2,6 +2,7 @@ import { Stack } from '@mui/material';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/LoadingScreen.js';
+import { withStaffStrings } from '../i18n/index.js';
 import type { Access } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { Guard } from './guard.js';
@@ -32,18 +33,20 @@ function page<M extends Record<K, ComponentType<any>>, K extends keyof M & strin
   );
 }
 
+// The features of the student's path show the core strings only; the others wait for the staff
+// strings too (i18n/parts.ts), which a student's device never fetches unless it opens one.
 const auth = () => import('../features/auth/index.js');
-const diplomas = () => import('../features/diplomas/index.js');
-const exams = () => import('../features/exams/index.js');
-const help = () => import('../features/help/index.js');
-const mail = () => import('../features/mail/index.js');
 const player = () => import('../features/player/index.js');
-const questions = () => import('../features/questions/index.js');
 const rankings = () => import('../features/rankings/index.js');
-const reviews = () => import('../features/reviews/index.js');
-const tests = () => import('../features/tests/index.js');
-const uploads = () => import('../features/uploads/index.js');
-const users = () => import('../features/users/index.js');
+const diplomas = () => withStaffStrings(import('../features/diplomas/index.js'));
+const exams = () => withStaffStrings(import('../features/exams/index.js'));
+const help = () => withStaffStrings(import('../features/help/index.js'));
+const mail = () => withStaffStrings(import('../features/mail/index.js'));
+const questions = () => withStaffStrings(import('../features/questions/index.js'));
+const reviews = () => withStaffStrings(import('../features/reviews/index.js'));
+const tests = () => withStaffStrings(import('../features/tests/index.js'));
+const uploads = () => withStaffStrings(import('../features/uploads/index.js'));
+const users = () => withStaffStrings(import('../features/users/index.js'));
 
 const RegisterStudentPage = page(auth, 'RegisterStudentPage');
 const RegisterTeacherPage = page(auth, 'RegisterTeacherPage');

@@ -3,14 +3,22 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, type UiLocale } from '../../../shared/constants.js';
 import { readLocal, STORAGE_KEYS, writeLocal } from '../lib/storage.js';
 import { languageNumbers } from './numbers.js';
+import type { StringsPart } from './parts.js';
 
 /**
- * Each language's strings are a file of their own, fetched when that language is first shown:
- * a device loads only the language it uses (Romanian by default), the other on a switch.
+ * Each language's strings are fetched when that language is first shown, in two parts
+ * (parts.ts): `core` before the first screen, `staff` with the first page off the student's
+ * path (withStaffStrings). A student's device loads only the core of its language.
  */
-const STRINGS: Record<UiLocale, () => Promise<{ default: object }>> = {
-  ro: () => import('./ro.json'),
-  en: () => import('./en.json'),
+const STRINGS: Record<UiLocale, Record<StringsPart, () => Promise<{ default: object }>>> = {
+  ro: {
+    core: () => import('./ro.json?strings=core'),
+    staff: () => import('./ro.json?strings=staff'),
+  },
+  en: {
+    core: () => import('./en.json?strings=core'),
+    staff: () => import('./en.json?strings=staff'),
+  },
 };
 
 const isLocale = (v: unknown): v is UiLocale => (LOCALES as readonly unknown[]).includes(v);
@@ -21,13 +29,42 @@ export function storedLanguage(): UiLocale {
   return isLocale(saved) ? saved : DEFAULT_LOCALE;
 }
 
+/** Once a page asked for the staff part, every language shown gets it too. */
+let staffWanted = false;
+/** The language shown, or being switched to. */
+let shownLanguage: UiLocale = DEFAULT_LOCALE;
+const loaded = new Set<string>();
+const loading = new Map<string, Promise<void>>();
+
+function loadPart(lng: UiLocale, part: StringsPart): Promise<void> {
+  const key = `${lng}:${part}`;
+  if (loaded.has(key)) return Promise.resolve();
+  let pending = loading.get(key);
+  if (!pending) {
+    pending = STRINGS[lng]
+      [part]()
+      .then(({ default: strings }) => {
+        i18n.addResourceBundle(lng, 'translation', strings, true, true);
+        loaded.add(key);
+      })
+      .finally(() => loading.delete(key));
+    loading.set(key, pending);
+  }
+  return pending;
+}
+
 async function loadStrings(lng: UiLocale): Promise<void> {
-  if (i18n.hasResourceBundle(lng, 'translation')) return;
-  const { default: strings } = await STRINGS[lng]();
-  i18n.addResourceBundle(lng, 'translation', strings);
+  await Promise.all([loadPart(lng, 'core'), ...(staffWanted ? [loadPart(lng, 'staff')] : [])]);
+}
+
+/** `load`'s module once the staff strings are there too: what a page off the student's path awaits. */
+export function withStaffStrings<T>(load: Promise<T>): Promise<T> {
+  staffWanted = true;
+  return Promise.all([load, loadStrings(shownLanguage)]).then(([module]) => module);
 }
 
 export async function changeLanguage(lng: UiLocale): Promise<unknown> {
+  shownLanguage = lng;
   await loadStrings(lng);
   writeLocal(STORAGE_KEYS.language, lng);
   document.documentElement.lang = lng;
@@ -37,6 +74,7 @@ export async function changeLanguage(lng: UiLocale): Promise<unknown> {
 /** Resolves once the device's language is loaded: the app renders after it (main.tsx). */
 export const i18nReady: Promise<void> = (async () => {
   const lng = storedLanguage();
+  shownLanguage = lng;
   await i18n
     .use(initReactI18next)
     .use(languageNumbers)

@@ -9,7 +9,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/schemas/users.js';
+import type { Settings } from '../../../../shared/schemas/users.js';
+import { DEFAULT_SETTINGS } from '../../../../shared/schemas/users-values.js';
 import { patchProfile } from '../../api/profile.js';
 import { useAuth } from '../../lib/auth.js';
 import { readLocal, STORAGE_KEYS, writeLocal } from '../../lib/storage.js';

@@ -21,13 +21,13 @@ import {
 import { type ChangeEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorCode } from '../../../../shared/errors.js';
-import {
-  ANSWER_FILE_ACCEPT,
-  type Answer,
-  type AnswerFile,
-  type RejectedFile,
-  type StudentItems,
+import type {
+  Answer,
+  AnswerFile,
+  RejectedFile,
+  StudentItems,
 } from '../../../../shared/schemas/uploads.js';
+import { ANSWER_FILE_ACCEPT } from '../../../../shared/schemas/uploads-values.js';
 import { ApiError } from '../../api/client.js';
 import { saveBlob } from '../../lib/download.js';
 import { useSnackbar } from '../../lib/snackbar.js';

@@ -17,7 +17,7 @@ type Props = {
  * content), its stored images shown through the authenticated file service.
  */
 export function Statement({ markdown, inline, sx }: Props) {
-  const renderer = useStatementRenderer();
+  const renderer = useStatementRenderer(markdown);
   const ids = useMemo(() => renderer?.statementImageIds(markdown) ?? [], [renderer, markdown]);
   const urls = useFileUrls(ids);
   // Rendered once per text (shared/statement.ts caches it); each render only places the images.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 
 export type StatementRenderer = typeof import('./renderer.js');
 
@@ -20,22 +20,38 @@ export function loadStatementRenderer(): Promise<StatementRenderer> {
   return loading;
 }
 
+/** The renderer, ready for `markdown`: with KaTeX fetched first when the text holds a formula. */
+async function loadRendererFor(markdown: string): Promise<StatementRenderer> {
+  const renderer = await loadStatementRenderer();
+  if (!renderer.formulasReady() && renderer.hasFormulas(markdown)) await renderer.loadFormulas();
+  return renderer;
+}
+
+/** The loaded renderer if it can render `markdown` now, else undefined. */
+function readyFor(markdown: string): StatementRenderer | undefined {
+  if (!loaded) return undefined;
+  return loaded.formulasReady() || !loaded.hasFormulas(markdown) ? loaded : undefined;
+}
+
 const RETRY_MS = 3000;
 
 /**
- * The statement renderer (shared/statement.ts with KaTeX), or undefined while it is fetched:
- * a statement shows as soon as it is there, trying again every few seconds if the fetch fails.
+ * The statement renderer (shared/statement-core.ts) once it can render `markdown` — KaTeX
+ * included when the text holds a formula — or undefined while it is fetched: a statement shows
+ * as soon as it can, trying again every few seconds if a fetch fails.
  */
-export function useStatementRenderer(): StatementRenderer | undefined {
-  const [renderer, setRenderer] = useState(loaded);
+export function useStatementRenderer(markdown: string): StatementRenderer | undefined {
+  const [arrived, setArrived] = useState(0);
   const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `arrived` re-reads what was fetched
+  const renderer = useMemo(() => readyFor(markdown), [markdown, arrived]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts a failed fetch
   useEffect(() => {
     if (renderer) return;
     let live = true;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    loadStatementRenderer().then(
-      (m) => live && setRenderer(() => m),
+    loadRendererFor(markdown).then(
+      () => live && setArrived((n) => n + 1),
       () => {
         if (live) retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
       },
@@ -44,6 +60,6 @@ export function useStatementRenderer(): StatementRenderer | undefined {
       live = false;
       clearTimeout(retry);
     };
-  }, [renderer, attempt]);
+  }, [renderer, markdown, attempt]);
   return renderer;
 }

@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Stack } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { z } from 'zod';
-import { loginSchema, type TooManyAttemptsDetails } from '../../../../shared/schemas/auth.js';
+import type { TooManyAttemptsDetails } from '../../../../shared/schemas/auth.js';
+import { checkSignIn, type SignInInput } from '../../../../shared/sign-in-check.js';
 import { ApiError } from '../../api/client.js';
 import { FormText } from '../../components/form/fields.js';
 import { applyServerErrors } from '../../components/form/server-errors.js';
@@ -13,7 +12,15 @@ import { useAuth } from '../../lib/auth.js';
 import { login } from './api/auth-api.js';
 import { PasswordField } from './PasswordField.js';
 
-type Input = z.input<typeof loginSchema>;
+/** The server's sign-in check (loginSchema) without zod, which the sign-in page does not fetch. */
+const resolver: Resolver<SignInInput> = async (input) => {
+  const checked = checkSignIn(input);
+  if ('values' in checked) return { values: checked.values, errors: {} };
+  const errors = Object.fromEntries(
+    Object.entries(checked.issues).map(([field, code]) => [field, { type: code, message: code }]),
+  );
+  return { values: {}, errors };
+};
 
 /** Seconds the server asked to wait (TOO_MANY_ATTEMPTS details), or undefined. */
 function retryAfterOf(e: unknown): number | undefined {
@@ -43,12 +50,8 @@ export function SignInForm() {
   const [waitUntil, setWaitUntil] = useState<number>();
   const secondsLeft = useSecondsLeft(waitUntil);
   const waiting = secondsLeft > 0;
-  const { control, handleSubmit, setError, formState } = useForm<
-    Input,
-    unknown,
-    z.output<typeof loginSchema>
-  >({
-    resolver: zodResolver(loginSchema),
+  const { control, handleSubmit, setError, formState } = useForm<SignInInput>({
+    resolver,
     defaultValues: { email: '', password: '' },
   });
 

@@ -1,14 +1,32 @@
-import { Alert, Box, Divider, Link, Paper, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  CircularProgress,
+  Divider,
+  Link,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OIDC_ERROR_REASONS, type OidcErrorReason } from '../../../../shared/schemas/auth.js';
+import {
+  OIDC_ERROR_REASONS,
+  type OidcErrorReason,
+} from '../../../../shared/schemas/auth-values.js';
 import { useAuth } from '../../lib/auth.js';
 import { oidcInfo } from './api/auth-api.js';
 import { OidcSignIn } from './OidcSignIn.js';
-import { ForgotForm, ResetForm } from './PasswordForms.js';
 import { SignInForm } from './SignInForm.js';
-import { SignUpForm } from './SignUpForm.js';
+
+// Signing up and a forgotten password are chunks of their own: they check their fields with the
+// shared schemas (zod), which the sign-in form, the one students use on exam day, does without.
+const SignUpForm = lazy(() => import('./SignUpForm.js').then((m) => ({ default: m.SignUpForm })));
+const ForgotForm = lazy(() =>
+  import('./PasswordForms.js').then((m) => ({ default: m.ForgotForm })),
+);
+const ResetForm = lazy(() => import('./PasswordForms.js').then((m) => ({ default: m.ResetForm })));
 
 type Mode = 'signin' | 'signup' | 'forgot' | 'reset';
 
@@ -69,19 +87,27 @@ export function WelcomePage() {
         </Alert>
       )}
       {state.mode === 'signin' && <SignInForm />}
-      {state.mode === 'signup' && (
-        <SignUpForm onDone={(email) => go('signin', t('auth.signupSent', { email }))} />
-      )}
-      {state.mode === 'forgot' && (
-        <ForgotForm onDone={(email) => go('signin', t('auth.forgotSent', { email }))} />
-      )}
-      {state.mode === 'reset' && state.uid && state.code && (
-        <ResetForm
-          uid={state.uid}
-          code={state.code}
-          onDone={() => go('signin', t('auth.resetDone'))}
-        />
-      )}
+      <Suspense
+        fallback={
+          <Box sx={{ display: 'grid', placeItems: 'center', py: 4 }}>
+            <CircularProgress size={32} aria-label={t('app.loading')} />
+          </Box>
+        }
+      >
+        {state.mode === 'signup' && (
+          <SignUpForm onDone={(email) => go('signin', t('auth.signupSent', { email }))} />
+        )}
+        {state.mode === 'forgot' && (
+          <ForgotForm onDone={(email) => go('signin', t('auth.forgotSent', { email }))} />
+        )}
+        {state.mode === 'reset' && state.uid && state.code && (
+          <ResetForm
+            uid={state.uid}
+            code={state.code}
+            onDone={() => go('signin', t('auth.resetDone'))}
+          />
+        )}
+      </Suspense>
 
       {(state.mode === 'signin' || state.mode === 'signup') && oidc.data?.enabled && (
         <>

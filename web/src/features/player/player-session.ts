@@ -1,9 +1,6 @@
 import type { ErrorCode } from '../../../../shared/errors.js';
-import {
-  EVENT_STREAM_OPEN_SPREAD_MS,
-  type PlayerState,
-  type SubmittedAnswer,
-} from '../../../../shared/schemas/player.js';
+import type { PlayerState, SubmittedAnswer } from '../../../../shared/schemas/player.js';
+import { EVENT_STREAM_OPEN_SPREAD_MS } from '../../../../shared/schemas/player-values.js';
 import { ApiError } from '../../api/client.js';
 import { readAttemptEvents } from './api/attempt-events.js';
 import { finishTest } from './api/finish-test.js';

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { statementImage, statementImageIds } from '../../../../shared/statement.js';
+import { statementImage, statementImageIds } from '../../../../shared/statement-core.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

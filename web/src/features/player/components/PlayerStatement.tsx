@@ -18,7 +18,7 @@ type Props = {
  * student may not read the question bank's files) and kept on the device for reloads offline.
  */
 export function PlayerStatement({ testId, attemptKey, markdown, inline }: Props) {
-  const renderer = useStatementRenderer();
+  const renderer = useStatementRenderer(markdown);
   const ids = useMemo(() => renderer?.statementImageIds(markdown) ?? [], [renderer, markdown]);
   const urls = useTestFileUrls(testId, attemptKey, ids);
   // Empty for the moment the renderer takes to arrive (once per visit).

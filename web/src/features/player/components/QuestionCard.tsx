@@ -14,11 +14,8 @@ import {
 } from '@mui/material';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  MAX_OPEN_ANSWER_LENGTH,
-  type PlayerItem,
-  type SubmittedAnswer,
-} from '../../../../../shared/schemas/player.js';
+import type { PlayerItem, SubmittedAnswer } from '../../../../../shared/schemas/player.js';
+import { MAX_OPEN_ANSWER_LENGTH } from '../../../../../shared/schemas/player-values.js';
 import { formatScore } from '../../../lib/scores.js';
 import type { SaveStatus } from '../lib/answer-queue.js';
 import { acceptsTyping, numericAnswer } from '../lib/numeric.js';

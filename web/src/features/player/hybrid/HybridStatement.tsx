@@ -12,7 +12,7 @@ import { PLAYER_KEY } from '../api/keys.js';
  * player's file route: a student may not read the question bank's files.
  */
 export function HybridStatement({ testId, markdown }: { testId: string; markdown: string }) {
-  const renderer = useStatementRenderer();
+  const renderer = useStatementRenderer(markdown);
   const ids = useMemo(() => renderer?.statementImageIds(markdown) ?? [], [renderer, markdown]);
   const results = useQueries({
     queries: ids.map((fileId) => ({

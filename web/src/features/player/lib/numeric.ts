@@ -1,4 +1,4 @@
-import { MAX_TYPED_ANSWER_LENGTH } from '../../../../../shared/schemas/player.js';
+import { MAX_TYPED_ANSWER_LENGTH } from '../../../../../shared/schemas/player-values.js';
 
 const NUMBER_RE = /^-?\d+([.,]\d+)?$/;
 

@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import { type Control, Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { MAX_STATEMENT_LENGTH } from '../../../../../shared/schemas/questions.js';
-import { statementImage } from '../../../../../shared/statement.js';
+import { statementImage } from '../../../../../shared/statement-core.js';
 import { ApiError } from '../../../api/client.js';
 import { useSnackbar } from '../../../lib/snackbar.js';
 import { useUploadFile } from '../api/upload-file.js';

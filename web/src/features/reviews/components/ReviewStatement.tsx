@@ -14,7 +14,7 @@ type Props = { ids: PhaseIds; kind: EntryKind; reviewId: string; markdown: strin
  * route, which a reviewer may read (the question bank's file route is for its managers).
  */
 export function ReviewStatement({ ids, kind, reviewId, markdown }: Props) {
-  const renderer = useStatementRenderer();
+  const renderer = useStatementRenderer(markdown);
   const fileIds = useMemo(() => renderer?.statementImageIds(markdown) ?? [], [renderer, markdown]);
   const results = useQueries({
     queries: fileIds.map((fileId) => ({
