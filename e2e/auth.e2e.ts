@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { fillDate, hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 // Sign-up → e-mailed link → registration → profile; sign-in, wrong password, reset, logout.
 describe.skipIf(!hasChromium)('accounts in the browser', () => {
@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
 
     await page.getByLabel('Nume de familie').fill('Ionescu');
     await page.getByLabel('Prenume').fill('Maria');
-    await page.getByLabel('Data nașterii').fill('2012-03-14');
+    await fillDate(page, 'Data nașterii', '2012-03-14');
     await page.getByRole('combobox', { name: 'Clasa' }).click();
     await page.getByRole('option', { name: 'Clasa 8' }).click();
     await page.getByRole('combobox', { name: 'Județ' }).click();

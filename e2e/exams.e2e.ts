@@ -5,7 +5,7 @@ import { makeTestWithItems } from '../server/db/factories.js';
 import { answers, attempts, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { recordMarkedScore, scoreEndedAttempts } from '../server/modules/results/index.js';
-import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { fillDate, hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
 const PASSWORD = 'parola-buna-123';
@@ -31,7 +31,7 @@ const emailOf = (familyName: string) =>
   `${familyName.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()}@elevi.example.ro`;
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** A `datetime-local` value `days` from now at `hour`:00, in the browser's (= this) time zone. */
+/** A date field's value `days` from now at `hour`:00, in the browser's (= this) time zone. */
 const localAt = (days: number, hour: number) => {
   const d = new Date(Date.now() + days * 86_400_000);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(hour)}:00`;
@@ -273,13 +273,13 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.getByRole('button', { name: 'Adaugă etapă' }).click();
     const phaseForm = page.getByRole('dialog', { name: 'Adaugă etapă' });
     await phaseForm.getByLabel('Numele etapei').fill(PHASE_ONE);
-    await phaseForm.getByLabel('Început').fill(localAt(2, 9));
-    await phaseForm.getByLabel('Sfârșit').fill(localAt(1, 9));
+    await fillDate(phaseForm, 'Început', localAt(2, 9));
+    await fillDate(phaseForm, 'Sfârșit', localAt(1, 9));
     await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
     await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
     await toast(page, 'Datele etapei nu sunt corecte.');
     await shot(page, 'phase-dates-ro');
-    await phaseForm.getByLabel('Sfârșit').fill(localAt(2, 13));
+    await fillDate(phaseForm, 'Sfârșit', localAt(2, 13));
     await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
     await toast(page, 'Etapa a fost creată');
     await phaseForm.waitFor({ state: 'hidden' });
@@ -288,12 +288,12 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.getByRole('button', { name: 'Adaugă etapă' }).click();
     await phaseForm.getByLabel('Numele etapei').fill(PHASE_TWO);
     await choose(page, 'Tipul', 'Hibrid');
-    await phaseForm.getByLabel('Început').fill(localAt(2, 12));
-    await phaseForm.getByLabel('Sfârșit').fill(localAt(2, 15));
+    await fillDate(phaseForm, 'Început', localAt(2, 12));
+    await fillDate(phaseForm, 'Sfârșit', localAt(2, 15));
     await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
     await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
-    await phaseForm.getByLabel('Început').fill(localAt(20, 9));
-    await phaseForm.getByLabel('Sfârșit').fill(localAt(20, 13));
+    await fillDate(phaseForm, 'Început', localAt(20, 9));
+    await fillDate(phaseForm, 'Sfârșit', localAt(20, 13));
     await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
     await toast(page, 'Etapa a fost creată');
     await expect.poll(() => column(page, 'Etape', 0)).toEqual([PHASE_ONE, PHASE_TWO]);
@@ -477,13 +477,13 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     // the same fields (forced here: the form does not send what it knows is wrong).
     await page.getByRole('button', { name: 'Modifică etapa' }).click();
     const phaseForm = page.getByRole('dialog', { name: 'Modifică etapa' });
-    await phaseForm.getByLabel('Contestații de la').fill(localAt(4, 9));
+    await fillDate(phaseForm, 'Contestații de la', localAt(4, 9));
     await phaseForm.getByRole('button', { name: 'Salvează' }).click();
     await expect.poll(() => phaseForm.getByText('Câmpul este obligatoriu').count()).toBe(1);
-    await phaseForm.getByLabel('Contestații până la').fill(localAt(3, 9));
+    await fillDate(phaseForm, 'Contestații până la', localAt(3, 9));
     await phaseForm.getByRole('button', { name: 'Salvează' }).click();
     await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
-    await phaseForm.getByLabel('Contestații până la').fill(localAt(5, 20));
+    await fillDate(phaseForm, 'Contestații până la', localAt(5, 20));
     const refuse = (route: Route) =>
       route.request().method() === 'PATCH'
         ? route.fulfill({

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import type { Db } from '../server/db/client.js';
 import type { UserSeed } from '../server/db/factories.js';
 import { users } from '../server/db/schema.js';
@@ -125,4 +125,21 @@ export async function shot(
     inOtherTheme: (theme) =>
       page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${theme}.png`), fullPage }),
   });
+}
+
+/**
+ * Types a date ("2026-03-14") or a date and time ("2026-03-14T09:00") into the date field
+ * named `label` (components/form/FormDateTime.tsx), the way a person does: section by section,
+ * in the order both languages write it (day, month, year, hours, minutes), after clearing it.
+ */
+export async function fillDate(scope: Page | Locator, label: string, value: string) {
+  const [date = '', time] = value.split('T');
+  const [year, month, day] = date.split('-');
+  const digits = `${day}${month}${year}${time ? time.replace(':', '') : ''}`;
+  const page = 'keyboard' in scope ? scope : scope.page();
+  const field = scope.getByRole('group', { name: label, exact: true });
+  await field.getByRole('spinbutton').first().click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(digits);
 }

@@ -1,4 +1,5 @@
 import { Grid } from '@mui/material';
+import { format } from 'date-fns';
 import { type Control, type FieldValues, type Path, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
@@ -9,7 +10,11 @@ import {
   GRADES,
   STUDENT_LOCALES,
 } from '../../../../shared/constants.js';
+import { FormDateTime } from './FormDateTime.js';
 import { FormSelect, FormText } from './fields.js';
+
+/** Today as a date field's value ("2026-11-29"): no one is born later. */
+const today = () => format(new Date(), 'yyyy-MM-dd');
 
 /**
  * The fields a person's details share between sign-up and the profile, each in its grid cell,
@@ -48,15 +53,22 @@ function Cells<T extends FieldValues>({ control, cells }: { control: Control<T>;
             numeric={cell.numeric}
             options={cell.options}
           />
+        ) : cell.type === 'date' ? (
+          <FormDateTime
+            control={control}
+            name={name}
+            label={cell.label}
+            kind="date"
+            required
+            max={today()}
+          />
         ) : (
           <FormText
             control={control}
             name={name}
             label={cell.label}
             required
-            type={cell.type}
             autoComplete={cell.autoComplete}
-            slotProps={cell.type === 'date' ? { inputLabel: { shrink: true } } : undefined}
           />
         )}
       </Grid>

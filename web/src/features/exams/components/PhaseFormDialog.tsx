@@ -3,6 +3,7 @@ import { Box, Typography } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { PHASE_TYPES, type Phase } from '../../../../../shared/schemas/exams.js';
+import { FormDateTime } from '../../../components/form/FormDateTime.js';
 import { FormSelect, FormText } from '../../../components/form/fields.js';
 import { applyServerErrors } from '../../../components/form/server-errors.js';
 import { useCreatePhase } from '../api/create-phase.js';
@@ -65,12 +66,7 @@ export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
     }
   });
 
-  const dateProps = {
-    type: 'datetime-local',
-    required: true,
-    disabled: isClosed,
-    slotProps: { inputLabel: { shrink: true } },
-  } as const;
+  const dateProps = { required: true, disabled: isClosed } as const;
 
   return (
     <FormDialog
@@ -96,13 +92,13 @@ export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
         disabled={isClosed}
         required
       />
-      <FormText
+      <FormDateTime
         control={control}
         name="startDate"
         label={t('exams.phases.fields.startDate')}
         {...dateProps}
       />
-      <FormText
+      <FormDateTime
         control={control}
         name="endDate"
         label={t('exams.phases.fields.endDate')}
@@ -118,14 +114,14 @@ export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
           </Typography>
         </Box>
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-          <FormText
+          <FormDateTime
             control={control}
             name="appealStartDate"
             label={t('exams.phases.fields.appealStartDate')}
             {...dateProps}
             required={false}
           />
-          <FormText
+          <FormDateTime
             control={control}
             name="appealEndDate"
             label={t('exams.phases.fields.appealEndDate')}

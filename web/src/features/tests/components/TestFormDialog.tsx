@@ -22,6 +22,7 @@ import { DISCIPLINES } from '../../../../../shared/constants.js';
 import type { Exam, Phase } from '../../../../../shared/schemas/exams.js';
 import type { TestShortage } from '../../../../../shared/schemas/tests.js';
 import { ApiError } from '../../../api/client.js';
+import { FormDateTime } from '../../../components/form/FormDateTime.js';
 import { FormSelect, FormText } from '../../../components/form/fields.js';
 import { applyServerErrors } from '../../../components/form/server-errors.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
@@ -99,15 +100,11 @@ export function TestFormDialog({ open, ids, exam, phase, takenGrades, onClose }:
   if (!subjects.some((s) => s.value === exam.subject)) {
     subjects.push({ value: exam.subject, label: exam.subject });
   }
-  // The picker of datetime-local stays within the phase; the server checks it anyway.
-  const bounds = {
+  // The calendar stays within the phase; the server checks it anyway.
+  const dateProps = {
+    required: true,
     min: toLocalInput(ceilToMinute(phase.startDate)),
     max: toLocalInput(phase.endDate),
-  };
-  const dateProps = {
-    type: 'datetime-local',
-    required: true,
-    slotProps: { inputLabel: { shrink: true }, htmlInput: bounds },
   } as const;
   const numberProps = (min: number) =>
     ({
@@ -189,13 +186,13 @@ export function TestFormDialog({ open, ids, exam, phase, takenGrades, onClose }:
             <Box
               sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
             >
-              <FormText
+              <FormDateTime
                 control={control}
                 name="startDate"
                 label={t('tests.fields.startDate')}
                 {...dateProps}
               />
-              <FormText
+              <FormDateTime
                 control={control}
                 name="endDate"
                 label={t('tests.fields.endDate')}
