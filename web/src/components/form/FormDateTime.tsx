@@ -1,9 +1,7 @@
-import { TextField, type TextFieldProps } from '@mui/material';
-import { lazy, Suspense } from 'react';
+import type { TextFieldProps } from '@mui/material';
 import { type Control, Controller, type FieldValues, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-
-const DateTimeInput = lazy(() => import('./date-time-input.js'));
+import DateTimeInput from './date-time-input.js';
 
 type Props<T extends FieldValues> = {
   control: Control<T>;
@@ -40,26 +38,24 @@ export function FormDateTime<T extends FieldValues>({
       control={control}
       name={name}
       render={({ field, fieldState }) => (
-        <Suspense fallback={<TextField label={label} disabled fullWidth />}>
-          <DateTimeInput
-            kind={kind}
-            language={i18n.language}
-            label={label}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            name={field.name}
-            inputRef={field.ref}
-            required={required}
-            disabled={disabled}
-            error={fieldState.error !== undefined}
-            helperText={
-              fieldState.error?.message ? t(`error_${fieldState.error.message}`) : helperText
-            }
-            min={min}
-            max={max}
-          />
-        </Suspense>
+        <DateTimeInput
+          kind={kind}
+          language={i18n.language}
+          label={label}
+          value={field.value}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          name={field.name}
+          inputRef={field.ref}
+          required={required}
+          disabled={disabled}
+          error={fieldState.error !== undefined}
+          helperText={
+            fieldState.error?.message ? t(`error_${fieldState.error.message}`) : helperText
+          }
+          min={min}
+          max={max}
+        />
       )}
     />
   );

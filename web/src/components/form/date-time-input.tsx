@@ -9,8 +9,8 @@ import { enGB, ro } from 'date-fns/locale';
 import type { Ref } from 'react';
 
 /**
- * The picker behind FormDateTime, loaded when a form with a date opens (MUI X and date-fns stay
- * out of the pages that have none). Its value is the text a `datetime-local` (or `date`) box
+ * The picker behind FormDateTime (MUI X on date-fns), in the chunks of the pages whose forms
+ * have a date, none of them on a student's first load. Its value is the text a `datetime-local` (or `date`) box
  * gives, which the forms' schemas read (features/exams/format.ts): only what the person sees
  * changes — the date in their language's order (14.03.2026 09:00 in Romanian), a calendar in
  * their language.
