@@ -27,8 +27,8 @@ export type ServerProcess = {
   exited: Promise<number | null>;
   /** SIGKILL: no shutdown hooks, no flushing, as a power cut or an OOM kill. */
   kill9(): Promise<void>;
-  /** SIGTERM and wait (SIGKILL after 10 s). */
-  stop(): Promise<void>;
+  /** SIGTERM and wait (SIGKILL after 10 s); answers the exit code (null when killed). */
+  stop(): Promise<number | null>;
 };
 
 export type StartOptions = {
@@ -111,11 +111,12 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
       await exited;
     },
     async stop() {
-      if (gone) return;
+      if (gone) return exited;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
+      const code = await exited;
       clearTimeout(timer);
+      return code;
     },
   };
 }
