@@ -148,11 +148,19 @@ query_wait_timeout = 10
 `;
 }
 
-export type OwnPgbouncer = { url: (database: string) => string; stop(): Promise<void> };
+export type OwnPgbouncer = {
+  url: (database: string) => string;
+  pid: number;
+  stop(): Promise<void>;
+};
 
-/** PgBouncer in the foreground in front of `postgres`, in transaction mode; resolves once it answers. */
+/**
+ * PgBouncer in the foreground in front of `postgres` (the test's own server, or any one reached
+ * as `postgres` without a password: its URL and a scratch directory for the configuration), in
+ * transaction mode; resolves once it answers.
+ */
 export async function startPgbouncer(
-  postgres: OwnPostgres,
+  postgres: Pick<OwnPostgres, 'url' | 'dir'>,
   poolSize: number,
   logFile: string,
 ): Promise<OwnPgbouncer> {
@@ -171,6 +179,7 @@ export async function startPgbouncer(
   );
   if (isRoot) {
     const ids = postgresIds();
+    chownSync(postgres.dir, ...ids);
     chownSync(authFile, ...ids);
     chownSync(config, ...ids);
   }
@@ -194,6 +203,7 @@ export async function startPgbouncer(
   await Promise.race([answering(url('postgres'), 15_000), failed]);
   return {
     url,
+    pid: child.pid ?? 0,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
