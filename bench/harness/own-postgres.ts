@@ -64,6 +64,11 @@ export type OwnPostgres = {
   dir: string;
   /** `pg_ctl restart -m fast`: every connection ended, the server back; answers its length. */
   restart(): Promise<number>;
+  /**
+   * `pg_ctl stop -m fast`, `ms` with no server at all (connections refused), then started again;
+   * answers the whole length, until a connection works again.
+   */
+  away(ms: number): Promise<number>;
   stop(): Promise<void>;
 };
 
@@ -101,6 +106,16 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       // to the log, not to this process's pipes (pg_ctl would wait on them).
       const [c, a] = asPostgres(pgCtl, ['-D', data, '-l', log, '-m', 'fast', '-w', 'restart']);
       await promisify(execFile)(c, a);
+      await answering(url, 30_000);
+      return performance.now() - t0;
+    },
+    async away(ms: number) {
+      const t0 = performance.now();
+      const [c, a] = asPostgres(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
+      await promisify(execFile)(c, a);
+      await sleep(Math.max(0, ms - (performance.now() - t0)));
+      const [c2, a2] = asPostgres(pgCtl, ['-D', data, '-l', log, '-o', options, '-w', 'start']);
+      await promisify(execFile)(c2, a2);
       await answering(url, 30_000);
       return performance.now() - t0;
     },

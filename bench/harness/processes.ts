@@ -75,7 +75,8 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     gone = true;
   });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  // A machine busy with other work can take minutes to start a server (tsx compiles it first).
+  const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
   const probe = new HttpClient(base, 1);
   try {
     for (;;) {
@@ -83,7 +84,14 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
       const r = await probe.request('GET', opts.readyPath, {}, undefined, 2_000);
       if (r.status === 200) break;
       if (Date.now() > deadline) {
-        child.kill('SIGKILL');
+        // The whole tree: a clustered server's workers would otherwise live on.
+        for (const p of processTree(child.pid ?? 0)) {
+          try {
+            process.kill(p, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
+        }
         throw new Error(`${opts.script} not ready in time:\n${tail(opts.logFile)}`);
       }
       await sleep(100);
