@@ -5,8 +5,11 @@
 // sent to the other instance. Through the proxy: teachers sign in, an image is stored through
 // one instance and read through the other, and a few hundred students take an online test
 // while one instance is killed with SIGKILL and started again, then both are restarted one
-// after the other (SIGTERM). Checked at the end: no acknowledged answer lost, every session
-// valid on either instance, every attempt ended exactly once, every mail sent exactly once.
+// after the other: each stopped by SIGTERM with calls in flight and event streams open on it,
+// which must exit 0 within its drain time, end its streams, and reset no student's call nor
+// refuse one without Retry-After (the other instance takes the new ones). Checked at the end: no acknowledged answer lost, every
+// session valid on either instance, every attempt ended exactly once, every mail sent exactly
+// once, and a pg_dump restores into a database Podium serves.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,11 +21,11 @@ import pg from 'pg';
 import { makeUser } from '../server/db/factories.js';
 import { tinyPng } from '../server/modules/questions/questions.fixtures.js';
 import { startS3 } from '../server/test/s3.js';
-import { type Reconciliation, reconcile, virtualStudent } from './exam-day-player.js';
+import { PLAYER, type Reconciliation, reconcile, virtualStudent } from './exam-day-player.js';
 import { seedExam } from './exam-day-seed.js';
 import { runCheckCli } from './harness/check-cli.js';
 import { createBenchDatabase } from './harness/database.js';
-import { HttpClient } from './harness/http.js';
+import { HttpClient, openEventStream } from './harness/http.js';
 import { freePort, type ServerProcess, startServer } from './harness/processes.js';
 import { retryingState, takeExam } from './harness/retrying-exam.js';
 import { ROOT, rng, sleep } from './harness/util.js';
@@ -57,6 +60,12 @@ export type ClusterResult = {
 };
 
 const PASSWORD = 'Cluster-check-2026!';
+/** Calls in flight (through the proxy, on both instances) when an instance gets SIGTERM. */
+const IN_FLIGHT_ON_STOP = 8;
+/** Players' event streams open on an instance when it gets SIGTERM. */
+const STREAMS_ON_STOP = 5;
+/** server/main.ts exits 1 when closing takes longer than this. */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 /** HAProxy as the cluster test runs it (docs/OPERATIONS.md shows the same settings). */
 export function haproxyConfig(listen: number, instances: readonly number[]): string {
@@ -265,11 +274,65 @@ export async function runClusterCheck(
     say(`instance 1 back (pid ${instances[0].pid}) after ${state.acked} answers`);
     const afterKill = state.acked;
     await answersSoFar(afterKill + opts.students * 3);
+    // Rolling restart, each stop graceful: SIGTERM while answers are in flight. The instance
+    // stops taking connections (HAProxy sends new requests to the other), finishes what it
+    // was answering, ends the event streams open on it, and exits 0 within its drain time.
+    // No student's call may be reset or refused without Retry-After meanwhile; nothing lost.
+    const sentAgain = () => [...state.failed.values()].reduce((a, b) => a + b, 0);
+    const failedSince = (before: Map<string, number>) =>
+      JSON.stringify(
+        Object.fromEntries(
+          [...state.failed]
+            .map(([k, n]) => [k, n - (before.get(k) ?? 0)] as const)
+            .filter(([, n]) => n > 0),
+        ),
+      );
     for (const i of [0, 1]) {
-      say(`rolling restart: instance ${i + 1} (SIGTERM) after ${state.acked} answers`);
-      await instances[i]?.stop();
+      const instance = instances[i];
+      if (!instance) continue;
+      const streams = students
+        .filter((s) => s.started && !s.finished)
+        .slice(0, STREAMS_ON_STOP)
+        .map((s) => openEventStream(direct(i), `${PLAYER}/${testId}/events`, s.headers));
+      const opened = await Promise.all(streams.map((st) => st.opened));
+      while (state.inFlight < IN_FLIGHT_ON_STOP) await sleep(1);
+      const inFlight = state.inFlight;
+      const failedBefore = sentAgain();
+      const failedKinds = new Map(state.failed);
+      const ackedBefore = state.acked;
+      say(
+        `rolling restart: instance ${i + 1} (SIGTERM) after ${state.acked} answers, ${inFlight} calls in flight`,
+      );
+      const t = performance.now();
+      const code = await instance.stop();
+      const stopMs = performance.now() - t;
+      const ackedMeanwhile = state.acked - ackedBefore;
+      const streamsEnded = await Promise.race([
+        Promise.all(streams.map((st) => st.ended)).then(() => true),
+        sleep(1000).then(() => false),
+      ]);
+      for (const st of streams) st.close();
       instances[i] = await start(i);
       await answersSoFar(state.acked + opts.students);
+      const failedMeanwhile = sentAgain() - failedBefore;
+      // A 503 with Retry-After is what an overloaded or cut-off instance (or HAProxy, with none
+      // ready) answers, and the player waits it out; a stop that drains badly shows instead as
+      // resets, calls left unanswered and bare 503s.
+      const drainFailures = [...state.failed]
+        .filter(([kind]) => !/^503 DATABASE_UNAVAILABLE Retry-After: \d+$/.test(kind))
+        .reduce((a, [kind, n]) => a + n - (failedKinds.get(kind) ?? 0), 0);
+      expect(
+        code === 0 && stopMs < DRAIN_TIMEOUT_MS,
+        `instance ${i + 1} stopped by SIGTERM with ${inFlight} calls in flight exits 0 within its drain time (code ${code}, ${(stopMs / 1000).toFixed(1)} s)`,
+      );
+      expect(
+        opened.every((o) => o.status === 200) && streamsEnded,
+        `the ${streams.length} event streams open on instance ${i + 1} were ended by it`,
+      );
+      expect(
+        drainFailures === 0 && ackedMeanwhile > 0,
+        `while instance ${i + 1} stopped and started again, no call was reset, left unanswered or refused without Retry-After (${failedMeanwhile} sent again: ${failedSince(failedKinds)}); the other instance acknowledged ${ackedMeanwhile} answers during the stop`,
+      );
     }
     answering = false;
     await examDone;

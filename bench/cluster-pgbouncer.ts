@@ -10,13 +10,17 @@
 // Retry-After, both instances still the same processes and ready again by themselves, a notice
 // sent from one instance reaches a player on the other before and after the restart, and the
 // role's statement limit is what statements through the pooler run under. The gap and the
-// refusals are printed (bench/README.md keeps the figures).
+// refusals are printed (bench/README.md keeps the figures). `npm run bench -- db-outage` runs
+// the same with PostgreSQL stopped for 30 s instead (`--away`), through PgBouncer or straight on
+// PostgreSQL (`--direct`), and also checks that readiness said the database was away for as long
+// and that the students' calls were refused for as long, then all stored.
 
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { makeUser } from '../server/db/factories.js';
 import { DEFAULT_STATEMENT_TIMEOUTS } from '../server/db/statement-timeout.js';
@@ -32,16 +36,28 @@ import { freePort, type ServerProcess, startServer } from './harness/processes.j
 import { retryingState, takeExam } from './harness/retrying-exam.js';
 import { ROOT, rng, sleep } from './harness/util.js';
 
-export type PgbouncerOptions = { students: number; thinkMs: number; seed: number };
+export type PgbouncerOptions = {
+  students: number;
+  thinkMs: number;
+  seed: number;
+  /** 0: `pg_ctl restart -m fast`; else the seconds PostgreSQL is stopped (connections refused). */
+  awaySeconds: number;
+  /** Through PgBouncer (transaction mode); false: the instances straight on PostgreSQL. */
+  pooler: boolean;
+};
 
 export const PGBOUNCER_DEFAULTS: PgbouncerOptions = {
   students: 150,
   thinkMs: 300,
   seed: Date.now() % 1_000_000,
+  awaySeconds: 0,
+  pooler: true,
 };
 
 /** PgBouncer's server connections for both instances together (each instance pools 20). */
 const SERVER_POOL = 6;
+/** Start and stop of PostgreSQL and the probes' pace: readiness may miss this much of an outage. */
+const AWAY_SLACK_SECONDS = 3;
 const PASSWORD = 'Cluster-check-2026!';
 
 export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {}) {
@@ -66,12 +82,10 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
   try {
     const pool = db.database.pool;
     if (!pool) throw new Error('PostgreSQL database without a pool');
-    const bouncer = await startPgbouncer(
-      postgres,
-      SERVER_POOL,
-      path.join(scratch, 'pgbouncer.log'),
-    );
-    stopBouncer = bouncer.stop;
+    const bouncer = opts.pooler
+      ? await startPgbouncer(postgres, SERVER_POOL, path.join(scratch, 'pgbouncer.log'))
+      : undefined;
+    stopBouncer = bouncer?.stop;
     const seeded = await seedExam(db.database.db, {
       students: opts.students,
       items: 20,
@@ -84,9 +98,13 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
         script: 'server/main.ts',
         port: ports[i],
         env: {
-          DATABASE_URL: bouncer.url(db.name),
-          DATABASE_POOLER: 'transaction',
-          DATABASE_DIRECT_URL: db.url,
+          ...(bouncer
+            ? {
+                DATABASE_URL: bouncer.url(db.name),
+                DATABASE_POOLER: 'transaction',
+                DATABASE_DIRECT_URL: db.url,
+              }
+            : { DATABASE_URL: db.url }),
           WORKERS: '1',
           LOG_LEVEL: 'warn',
           DATA_DIR: path.join(scratch, `instance-${i + 1}`),
@@ -103,25 +121,31 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
     instances[1] = await start(1);
     const pids = instances.map((i) => i.pid);
     proxy = await startHaproxy(scratch, await freePort(), ports);
+    const disruption =
+      opts.awaySeconds > 0
+        ? `PostgreSQL stopped for ${opts.awaySeconds} s`
+        : 'PostgreSQL restarted';
     console.log(
-      `pgbouncer check (seed ${opts.seed}): ${opts.students} students; two instances through PgBouncer (transaction mode, ${SERVER_POOL} server connections) behind HAProxy`,
+      `${disruption} (seed ${opts.seed}): ${opts.students} students; two instances ${bouncer ? `through PgBouncer (transaction mode, ${SERVER_POOL} server connections)` : 'straight on PostgreSQL'} behind HAProxy`,
     );
     const direct = (i: number) => `http://127.0.0.1:${ports[i]}`;
 
     // Statements through the pooler run under the exam-day limit, the role's default that the
     // instances set on the direct connection (no start-up parameter reaches PostgreSQL).
-    const through = new pg.Client({ connectionString: bouncer.url(db.name) });
-    await through.connect();
-    const limit = (
-      await through.query<{ setting: string }>(
-        `select setting from pg_settings where name = 'statement_timeout'`,
-      )
-    ).rows[0]?.setting;
-    await through.end();
-    expect(
-      limit === String(DEFAULT_STATEMENT_TIMEOUTS.examDayMs),
-      `statements through PgBouncer run under the exam-day limit (statement_timeout ${limit} ms)`,
-    );
+    if (bouncer) {
+      const through = new pg.Client({ connectionString: bouncer.url(db.name) });
+      await through.connect();
+      const limit = (
+        await through.query<{ setting: string }>(
+          `select setting from pg_settings where name = 'statement_timeout'`,
+        )
+      ).rows[0]?.setting;
+      await through.end();
+      expect(
+        limit === String(DEFAULT_STATEMENT_TIMEOUTS.examDayMs),
+        `statements through PgBouncer run under the exam-day limit (statement_timeout ${limit} ms)`,
+      );
+    }
 
     const signIn = await fetch(`${proxy.base}/api/v1/auth-service/auth/login`, {
       method: 'POST',
@@ -203,8 +227,15 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
       'a notice from one instance reaches a player on the other',
     );
 
-    // Readiness of each instance, every 100 ms, until the end of the exam.
-    const notReady = [0, 1].map(() => ({ from: 0, to: 0, count: 0 }));
+    // Readiness of each instance, every 100 ms, until the end of the exam: when it answers 503,
+    // does it say that the database is what is missing?
+    const notReady = [0, 1].map(() => ({
+      from: 0,
+      to: 0,
+      count: 0,
+      otherwise: 0,
+      kinds: new Map<string, number>(),
+    }));
     let probing = true;
     const probes = [0, 1].map(async (i) => {
       const probe = new HttpClient(direct(i), 1);
@@ -216,6 +247,19 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
           if (seen.count === 0) seen.from = now;
           seen.to = now;
           seen.count += 1;
+          const said = (() => {
+            try {
+              return (JSON.parse(res.body) as { database?: { status?: string } }).database?.status;
+            } catch {
+              return undefined;
+            }
+          })();
+          // A probe with no answer within 2 s (a busy machine) says nothing either way.
+          if (res.status !== 0 && (res.status !== 503 || said !== 'unavailable')) {
+            seen.otherwise += 1;
+          }
+          const kind = `${res.status} ${said ?? res.error ?? ''}`.trim();
+          seen.kinds.set(kind, (seen.kinds.get(kind) ?? 0) + 1);
         }
         await sleep(100);
       }
@@ -224,9 +268,16 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
 
     await answersSoFar(state.acked + opts.students * 2);
     const ackedBefore = state.acked;
-    console.log(`restarting PostgreSQL (pg_ctl restart -m fast) after ${ackedBefore} answers`);
+    console.log(
+      opts.awaySeconds > 0
+        ? `stopping PostgreSQL for ${opts.awaySeconds} s (pg_ctl stop -m fast, then start) after ${ackedBefore} answers`
+        : `restarting PostgreSQL (pg_ctl restart -m fast) after ${ackedBefore} answers`,
+    );
     const restartAt = performance.now();
-    const restartMs = await postgres.restart();
+    const restartMs =
+      opts.awaySeconds > 0
+        ? await postgres.away(opts.awaySeconds * 1000)
+        : await postgres.restart();
     // Back when an answer is acknowledged again through the proxy after the restart.
     const afterRestart = state.acked;
     await answersSoFar(afterRestart + 1);
@@ -281,6 +332,21 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
       ready.every((s) => s === 200),
       `both instances ready again (${ready.join(', ')})`,
     );
+    if (opts.awaySeconds > 0) {
+      // Away long enough to be seen: readiness said so for (nearly) all of it, the students'
+      // calls met refusals for as long, and everything they kept arrived afterwards.
+      const span = (n: (typeof notReady)[number]) => (n.to - n.from) / 1000;
+      const awayFor = opts.awaySeconds - AWAY_SLACK_SECONDS;
+      expect(
+        notReady.every((n) => span(n) >= awayFor && n.otherwise === 0),
+        `while PostgreSQL was away each instance's readiness answered 503 with the database unavailable for ≥ ${awayFor} s and answered nothing else (${notReady.map((n) => `${span(n).toFixed(1)} s, ${n.otherwise} other answers`).join('; ')})`,
+      );
+      const refusedFor = Math.max(0, ...state.failedAt.map((t) => t - restartAt)) / 1000;
+      expect(
+        refusedFor >= awayFor,
+        `students' calls were refused while it was away and stored after (the last refusal ${refusedFor.toFixed(1)} s after it went away)`,
+      );
+    }
 
     const gap = (n: number) => (n / 1000).toFixed(1);
     const retried = [...state.failed.values()].reduce((a, b) => a + b, 0);
@@ -288,8 +354,11 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
     const before = since.filter((t) => t < 0).length;
     const last = Math.max(0, ...since);
     console.log(
-      `restart: pg_ctl restart ${gap(restartMs)} s; first answer acknowledged again ${gap(backMs)} s after it began; ${retried} calls refused (${JSON.stringify(failed)}), ${before} before the restart, the last ${gap(last)} s after it began; readiness probes not ready: ${notReady
-        .map((n, i) => `instance ${i + 1} ${n.count} over ${gap(n.to - n.from)} s`)
+      `${opts.awaySeconds > 0 ? `away: stopped, ${opts.awaySeconds} s, started and answering again in` : 'restart: pg_ctl restart'} ${gap(restartMs)} s; first answer acknowledged again ${gap(backMs)} s after it began; ${retried} calls refused (${JSON.stringify(failed)}), ${before} before the restart, the last ${gap(last)} s after it began; readiness probes not ready: ${notReady
+        .map(
+          (n, i) =>
+            `instance ${i + 1} ${n.count} over ${gap(n.to - n.from)} s ${JSON.stringify(Object.fromEntries(n.kinds))}`,
+        )
         .join(', ')}; ${state.acked} answers acknowledged, ${state.retries} calls sent again`,
     );
 
@@ -299,7 +368,11 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
     if (!ok) {
       console.log(`failed: ${failures.join('; ')}`);
       console.log(`logs kept in ${scratch}`);
-      for (const f of ['pgbouncer.log', 'instance-1.log', 'instance-2.log']) {
+      for (const f of [
+        ...(opts.pooler ? ['pgbouncer.log'] : []),
+        'instance-1.log',
+        'instance-2.log',
+      ]) {
         const tail = readFileSync(path.join(scratch, f), 'utf8').split('\n').slice(-15);
         console.log(`--- ${f}\n${tail.join('\n')}`);
       }
@@ -319,6 +392,34 @@ export async function runPgbouncerCheck(options: Partial<PgbouncerOptions> = {})
 
 export const pgbouncerCli = (argv: string[]): Promise<number> =>
   runCheckCli(argv, PGBOUNCER_DEFAULTS, runPgbouncerCheck);
+
+/**
+ * `npm run bench -- db-outage [--away 30] [--direct] [--students 150] [--think-ms 300]
+ * [--seed n]`: the same check with PostgreSQL stopped for `--away` seconds (0: restarted), through
+ * PgBouncer or, with `--direct`, the instances straight on PostgreSQL. Too long for CI.
+ */
+export async function outageCli(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      away: { type: 'string' },
+      direct: { type: 'boolean' },
+      students: { type: 'string' },
+      'think-ms': { type: 'string' },
+      seed: { type: 'string' },
+    },
+  });
+  const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
+  const result = await runPgbouncerCheck({
+    students: num(values.students, PGBOUNCER_DEFAULTS.students),
+    thinkMs: num(values['think-ms'], PGBOUNCER_DEFAULTS.thinkMs),
+    seed: num(values.seed, PGBOUNCER_DEFAULTS.seed),
+    awaySeconds: num(values.away, 30),
+    pooler: !values.direct,
+  });
+  console.log(`${result.passed} passed, ${result.failures.length} failed`);
+  return result.ok ? 0 : 1;
+}
 
 if (
   process.argv[1] &&

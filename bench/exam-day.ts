@@ -17,6 +17,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { poolSizePerWorker } from '../server/lib/workers.js';
 import {
   EVENT_STREAM_OPEN_SPREAD_MS,
   type PlayerState,
@@ -43,6 +44,7 @@ import { CpuMonitor, cpuBetween, cpuSample } from './harness/cpu.js';
 import { type BenchDatabase, createBenchDatabase } from './harness/database.js';
 import { HttpClient, isOk, openEventStream, type Reply } from './harness/http.js';
 import { closedLoop, type LoopResult, openLoop } from './harness/load.js';
+import { type OwnPgbouncer, startPgbouncer } from './harness/own-postgres.js';
 import { type ServerProcess, startServer } from './harness/processes.js';
 import { CallStats, type CallSummary, type TimelineSlice } from './harness/stats.js';
 import { ROOT, rng } from './harness/util.js';
@@ -75,6 +77,12 @@ export type ExamDayOptions = {
   events: boolean;
   /** Server processes (WORKERS), the same for the bare route; default one per core as the server picks. */
   workers: number;
+  /**
+   * The server reaches PostgreSQL through a PgBouncer of the bench's own in transaction mode
+   * (DATABASE_POOLER=transaction) with as many server connections as its pools hold; the bare
+   * route stays on PostgreSQL directly.
+   */
+  pgbouncer: boolean;
   /** The server's LOG_LEVEL (production default: info, one line per request). */
   logLevel: string;
   /** Write bench/results/exam-day-<time>.json and .md. */
@@ -101,6 +109,7 @@ export const EXAM_DAY_DEFAULTS: ExamDayOptions = {
   fetchItems: false,
   events: false,
   workers: os.availableParallelism(),
+  pgbouncer: false,
   logLevel: 'info',
   write: true,
   keepLogs: false,
@@ -192,6 +201,8 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
   if (!pool) throw new Error('PostgreSQL database without a pool');
   const children: ServerProcess[] = [];
   const clients: HttpClient[] = [];
+  let bouncer: OwnPgbouncer | undefined;
+  let bouncerDir: string | undefined;
   try {
     say(
       opts,
@@ -310,12 +321,30 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
       baselineReconciliation = await reconcile(pool, seeded.bareTestId, bareStudents);
     }
 
-    // ---- The exam on the real server.
+    // ---- The exam on the real server, through PgBouncer when asked.
+    if (opts.pgbouncer) {
+      const size = opts.workers * poolSizePerWorker(opts.workers);
+      // Its own directory: PgBouncer runs as `postgres` when the bench runs as root.
+      bouncerDir = await mkdtemp(path.join(os.tmpdir(), 'podium-exam-day-pgbouncer-'));
+      bouncer = await startPgbouncer(
+        { url: db.url, dir: bouncerDir },
+        size,
+        path.join(logDir, `exam-day-pgbouncer-${stamp}.log`),
+      );
+      say(opts, `PgBouncer in transaction mode, ${size} server connections`);
+    }
+    const sample = (pid: number) => cpuSample(pid, pool, db.name, bouncer?.pid);
     const serverLog = path.join(logDir, `exam-day-server-${stamp}.log`);
     const server = await startServer({
       script: 'server/main.ts',
       env: {
-        DATABASE_URL: db.url,
+        ...(bouncer
+          ? {
+              DATABASE_URL: bouncer.url(db.name),
+              DATABASE_POOLER: 'transaction',
+              DATABASE_DIRECT_URL: db.url,
+            }
+          : { DATABASE_URL: db.url }),
         WORKERS: String(opts.workers),
         LOG_LEVEL: opts.logLevel,
         DATA_DIR: path.join(scratch, 'data'),
@@ -337,7 +366,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     // start is measured on a server that has been serving, not one started a second ago.
     if (opts.arrival > 0) {
       say(opts, `arrival: ${opts.students} students open My tests within ${opts.arrival} s…`);
-      const a0 = await cpuSample(server.pid, pool, db.name);
+      const a0 = await sample(server.pid);
       loops.arrival = await openLoop({
         rate: opts.students / opts.arrival,
         count: students.length,
@@ -346,7 +375,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
           stats.myTests.add(due, await client.request('GET', PLAYER, s.headers));
         },
       });
-      cpu.arrival = cpuBetween(a0, await cpuSample(server.pid, pool, db.name), students.length);
+      cpu.arrival = cpuBetween(a0, await sample(server.pid), students.length);
     }
 
     say(
@@ -354,7 +383,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
       `start: ${opts.students} students within ${opts.startWindow} s; the start answer carries the items${opts.fetchItems ? ', each then fetches them again' : ''}…`,
     );
     const streams: ReturnType<typeof openEventStream>[] = [];
-    let c0 = await cpuSample(server.pid, pool, db.name);
+    let c0 = await sample(server.pid);
     const startT0 = performance.now();
     let lastStarted = startT0;
     loops.start = await openLoop({
@@ -380,7 +409,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
         stats.items.add(sent, await itemsCall(client, s, testId));
       },
     });
-    let c1 = await cpuSample(server.pid, pool, db.name);
+    let c1 = await sample(server.pid);
     cpu.start = cpuBetween(c0, c1, stats.start.count + stats.items.count);
     const allStartedWithin = (lastStarted - startT0) / 1000;
     const started = students.filter((s) => s.started);
@@ -393,13 +422,13 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     say(opts, `answers: ${opts.rate}/s for ${opts.seconds} s (open model)…`);
     const monitor = new CpuMonitor(server.pid, pool, db.name);
     await monitor.start();
-    c0 = await cpuSample(server.pid, pool, db.name);
+    c0 = await sample(server.pid);
     loops.answer = await openLoop({
       rate: opts.rate,
       count: started.length > 0 ? fixedCount : 0,
       fire: (i, due) => write(started[i % started.length] as VirtualStudent, due, stats.answer),
     });
-    c1 = await cpuSample(server.pid, pool, db.name);
+    c1 = await sample(server.pid);
     cpu.answer = cpuBetween(c0, c1, stats.answer.count);
     const answerCpuTimeline = monitor.stop();
 
@@ -412,7 +441,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
         r,
         anomaly,
       );
-      c0 = await cpuSample(server.pid, pool, db.name);
+      c0 = await sample(server.pid);
       loops.answerMax = await closedLoop({
         concurrency: opts.connections,
         durationMs: opts.saturation * 1000,
@@ -423,13 +452,13 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
             stats.answerMax,
           ),
       });
-      c1 = await cpuSample(server.pid, pool, db.name);
+      c1 = await sample(server.pid);
       cpu.answerMax = cpuBetween(c0, c1, stats.answerMax.count);
     }
 
     say(opts, `finish: every student within ${opts.finishWindow} s…`);
     let finishReplies = 0;
-    c0 = await cpuSample(server.pid, pool, db.name);
+    c0 = await sample(server.pid);
     loops.finish = await openLoop({
       rate: students.length / opts.finishWindow,
       count: students.length,
@@ -444,7 +473,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
         }
       },
     });
-    c1 = await cpuSample(server.pid, pool, db.name);
+    c1 = await sample(server.pid);
     cpu.finish = cpuBetween(c0, c1, stats.finish.count);
     const streamsWithoutEvent = streams.filter((st) => st.events() === 0).length;
     for (const stream of streams) stream.close();
@@ -578,6 +607,8 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
   } finally {
     for (const c of clients) c.close();
     for (const child of children) await child.kill9();
+    await bouncer?.stop().catch(() => {});
+    if (bouncerDir) await rm(bouncerDir, { recursive: true, force: true });
     await db.drop();
     await rm(scratch, { recursive: true, force: true });
   }
@@ -619,7 +650,7 @@ export function formatReport(x: ExamDayResult): string {
     `exam-day ${x.at}: ${n0(o.students)} students, ${o.items} items, answers ${n0(o.rate)}/s for ${o.seconds} s, closed loop ${o.connections} clients × ${o.saturation} s`,
   );
   lines.push(
-    `PostgreSQL ${x.postgres.version} (synchronous_commit=${x.postgres.synchronousCommit}, fsync=${x.postgres.fsync}, checkpoint_timeout=${x.postgres.checkpointTimeout}, max_wal_size=${x.postgres.maxWalSize}); ${x.machine.cpus} cores, load ${x.machine.loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${x.machine.loadAfter.map((l) => l.toFixed(2)).join(' ')} after; server LOG_LEVEL=${o.logLevel}, ${o.workers} worker process(es) for the server and the bare route`,
+    `PostgreSQL ${x.postgres.version} (synchronous_commit=${x.postgres.synchronousCommit}, fsync=${x.postgres.fsync}, checkpoint_timeout=${x.postgres.checkpointTimeout}, max_wal_size=${x.postgres.maxWalSize}); ${x.machine.cpus} cores, load ${x.machine.loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${x.machine.loadAfter.map((l) => l.toFixed(2)).join(' ')} after; server LOG_LEVEL=${o.logLevel}, ${o.workers} worker process(es) for the server and the bare route${o.pgbouncer ? '; the server through PgBouncer (transaction mode), the bare route on PostgreSQL directly' : ''}; Node ${x.machine.node}`,
   );
   lines.push('');
   lines.push('| call | count | ok | errors | ok/s | p50 ms | p99 ms | p99.9 ms | max ms |');
@@ -643,13 +674,24 @@ export function formatReport(x: ExamDayResult): string {
   }
   lines.push('');
   lines.push(
-    'CPU per phase: average cores busy, and CPU ms per request (server or bare route / PostgreSQL / load generator):',
+    `CPU per phase: average cores busy, and CPU ms per request (server or bare route / PostgreSQL / load generator${o.pgbouncer ? ' / PgBouncer' : ''}):`,
   );
   for (const [phase, c] of Object.entries(x.cpu)) {
     const lag = x.loops[phase]?.maxLagMs;
     const m = c.msPerRequest;
+    const pooler = (v: number) => (o.pgbouncer ? ` / ${v.toFixed(2)}` : '');
     lines.push(
-      `  ${phase.padEnd(10)} cores ${c.server.toFixed(2)} / ${c.postgres.toFixed(2)} / ${c.generator.toFixed(2)}   ms/request ${m.server.toFixed(2)} / ${m.postgres.toFixed(2)} / ${m.generator.toFixed(2)} (${n0(c.requests)} requests)${lag ? `   generator lag max ${lag.toFixed(0)} ms` : ''}${c.checkpoints > 0 ? `   checkpoints begun ${c.checkpoints}` : ''}`,
+      `  ${phase.padEnd(10)} cores ${c.server.toFixed(2)} / ${c.postgres.toFixed(2)} / ${c.generator.toFixed(2)}${pooler(c.pooler)}   ms/request ${m.server.toFixed(2)} / ${m.postgres.toFixed(2)} / ${m.generator.toFixed(2)}${pooler(m.pooler)} (${n0(c.requests)} requests)${lag ? `   generator lag max ${lag.toFixed(0)} ms` : ''}${c.checkpoints > 0 ? `   checkpoints begun ${c.checkpoints}` : ''}`,
+    );
+  }
+  // A student's morning before the first answer: My tests, then the start (issue target ≤ 2 ms).
+  const arrival = x.cpu.arrival?.msPerRequest;
+  const start = x.cpu.start?.msPerRequest;
+  if (arrival && start) {
+    const side = (k: 'server' | 'postgres' | 'pooler') => arrival[k] + start[k];
+    const total = side('server') + side('postgres') + side('pooler');
+    lines.push(
+      `  CPU per student, My tests + start: server ${side('server').toFixed(2)} + PostgreSQL ${side('postgres').toFixed(2)}${o.pgbouncer ? ` + PgBouncer ${side('pooler').toFixed(2)}` : ''} = ${total.toFixed(2)} ms (target ≤ 2 ms: ${total <= 2 ? 'met' : 'missed'})`,
     );
   }
   if (x.answerCpuTimeline.length > 1) {
@@ -700,6 +742,7 @@ export async function examDayCli(argv: string[]): Promise<number> {
       'fetch-items': { type: 'boolean' },
       events: { type: 'boolean' },
       workers: { type: 'string' },
+      pgbouncer: { type: 'boolean' },
       'log-level': { type: 'string' },
       'no-write': { type: 'boolean' },
       'keep-logs': { type: 'boolean' },
@@ -729,6 +772,7 @@ export async function examDayCli(argv: string[]): Promise<number> {
     fetchItems: values['fetch-items'] ?? false,
     events: values.events ?? false,
     workers: Math.max(1, Math.round(num(values.workers, d.workers))),
+    pgbouncer: values.pgbouncer ?? false,
     logLevel: values['log-level'] ?? d.logLevel,
     write: !values['no-write'],
     keepLogs: values['keep-logs'] ?? false,

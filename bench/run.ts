@@ -103,6 +103,12 @@ if (process.argv[2] === 'exam-day') {
   process.exit(await examDayCli(process.argv.slice(3)));
 }
 
+// db-outage stops PostgreSQL under two instances while students answer (bench/cluster-pgbouncer.ts).
+if (process.argv[2] === 'db-outage') {
+  const { outageCli } = await import('./cluster-pgbouncer.js');
+  process.exit(await outageCli(process.argv.slice(3)));
+}
+
 // first-load drives the system Chromium through the real server and takes its own options.
 if (process.argv[2] === 'first-load') {
   const { firstLoadCli } = await import('./first-load.js');
@@ -126,7 +132,7 @@ const name = positionals[0] ?? 'api-baseline';
 const bench = BENCHMARKS[name];
 if (!bench) {
   console.error(
-    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'first-load', 'fuzz', 'rankings', 'export', 'diplomas'].join(', ')}`,
+    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'db-outage', 'first-load', 'fuzz', 'rankings', 'export', 'diplomas'].join(', ')}`,
   );
   process.exit(2);
 }

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { loadConfig, retiredVariables } from './config.js';
 import { openDatabase, warmPool } from './db/client.js';
@@ -21,6 +22,14 @@ import { usersService } from './modules/users/index.js';
  * migrates under the migration lock and runs the sweeper, which shares its work by row locks.
  */
 const LISTEN_BACKLOG = 4096;
+/**
+ * After SIGTERM, how long connections already open may still bring requests: above a
+ * balancer's time to see the instance down (the HAProxy settings of docs/OPERATIONS.md: checks
+ * every 0.5 s, down after 2 refused).
+ */
+const DRAIN_GRACE_MS = 2_000;
+/** A stopping process that has not closed by then exits with code 1. */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 async function main() {
   const workers = workerCount();
@@ -108,13 +117,31 @@ async function main() {
   if (!banner) for (const warning of warnings) app.log.warn(warning);
   const newAdmin = bootstrap.created ? bootstrap : undefined;
 
-  let closing = false;
+  // SIGTERM drains: no new connections (a balancer sees them refused and sends the request to
+  // another instance), every response from then on closes its connection, and what is in flight
+  // finishes. Behind a balancer the connections it keeps open to this instance stay open for
+  // DRAIN_GRACE_MS, because it may be sending a request on one right now: closing them at once
+  // would reset that request unanswered (the cluster check saw 8 resets and 14 bare 503s per
+  // stop). By then its health checks, refused, have taken this instance out. Then Fastify
+  // closes: event streams end (players reconnect elsewhere), idle connections close, in-flight
+  // requests finish, the sweeper and jobs finish their step.
+  let draining = false;
+  app.server.prependListener('request', (_req, res) => {
+    if (draining) res.setHeader('connection', 'close');
+  });
   const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
+    if (draining) return;
+    draining = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      app.log.error(`still closing after ${DRAIN_TIMEOUT_MS} ms; leaving anyway`);
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS);
     force.unref();
+    // net.Server's close, not http.Server's: that one also closes idle connections at once.
+    net.Server.prototype.close.call(app.server);
+    // Without a balancer in front (TRUST_PROXY unset) nobody is sending on a kept connection.
+    if (config.trustProxy) await sleep(DRAIN_GRACE_MS);
     await app.close().catch((err) => app.log.error({ err }, 'close failed'));
     await database.close().catch(() => {});
     process.exit(0);

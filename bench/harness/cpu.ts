@@ -55,6 +55,8 @@ export type CpuSample = {
   /** CPU seconds per PostgreSQL process. */
   postgres: Map<number, number>;
   generator: number;
+  /** CPU seconds of the connection pooler (PgBouncer) in front of PostgreSQL, 0 without one. */
+  pooler: number;
   /** Checkpoints PostgreSQL has begun so far (timed or requested). */
   checkpoints: number;
 };
@@ -74,6 +76,7 @@ export async function cpuSample(
   serverPid: number,
   pool: pg.Pool,
   database: string,
+  poolerPid?: number,
 ): Promise<CpuSample> {
   const pids = await postgresPids(pool, database);
   const self = process.cpuUsage();
@@ -84,6 +87,7 @@ export async function cpuSample(
       processTree(serverPid).reduce((sum, pid) => sum + processTicks(pid), 0) / TICKS_PER_SECOND,
     postgres: new Map(pids.map((pid) => [pid, processTicks(pid) / TICKS_PER_SECOND])),
     generator: (self.user + self.system) / 1e6,
+    pooler: poolerPid === undefined ? 0 : processTicks(poolerPid) / TICKS_PER_SECOND,
     checkpoints: await checkpointsBegun(pool),
   };
 }
@@ -103,18 +107,21 @@ export function cpuBetween(a: CpuSample, b: CpuSample, requests: number) {
     server: b.server - a.server,
     postgres,
     generator: b.generator - a.generator,
+    pooler: b.pooler - a.pooler,
   };
   const perRequest = (x: number) => (requests > 0 ? round((x * 1000) / requests) : 0);
   return {
     server: round(used.server / s),
     postgres: round(used.postgres / s),
     generator: round(used.generator / s),
+    pooler: round(used.pooler / s),
     checkpoints: b.checkpoints - a.checkpoints,
     requests,
     msPerRequest: {
       server: perRequest(used.server),
       postgres: perRequest(used.postgres),
       generator: perRequest(used.generator),
+      pooler: perRequest(used.pooler),
     },
   };
 }

@@ -229,9 +229,12 @@ export function openEventStream(base: string, pathname: string, headers: Record<
     events += text.split('\nevent: ').length - 1 + (text.startsWith('event: ') ? 1 : 0);
   });
   socket.on('error', (e: NodeJS.ErrnoException) => settle({ status: 0, body: '', error: e.code }));
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('close', () => settle({ status: 0, body: '', error: 'ECONNRESET' }));
   return {
     opened,
+    /** Resolves when the connection is closed, by either side. */
+    ended,
     events: () => events,
     close: () => socket.destroy(),
   };

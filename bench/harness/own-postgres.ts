@@ -64,6 +64,11 @@ export type OwnPostgres = {
   dir: string;
   /** `pg_ctl restart -m fast`: every connection ended, the server back; answers its length. */
   restart(): Promise<number>;
+  /**
+   * `pg_ctl stop -m fast`, `ms` with no server at all (connections refused), then started again;
+   * answers the whole length, until a connection works again.
+   */
+  away(ms: number): Promise<number>;
   stop(): Promise<void>;
 };
 
@@ -101,6 +106,16 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       // to the log, not to this process's pipes (pg_ctl would wait on them).
       const [c, a] = asPostgres(pgCtl, ['-D', data, '-l', log, '-m', 'fast', '-w', 'restart']);
       await promisify(execFile)(c, a);
+      await answering(url, 30_000);
+      return performance.now() - t0;
+    },
+    async away(ms: number) {
+      const t0 = performance.now();
+      const [c, a] = asPostgres(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
+      await promisify(execFile)(c, a);
+      await sleep(Math.max(0, ms - (performance.now() - t0)));
+      const [c2, a2] = asPostgres(pgCtl, ['-D', data, '-l', log, '-o', options, '-w', 'start']);
+      await promisify(execFile)(c2, a2);
       await answering(url, 30_000);
       return performance.now() - t0;
     },
@@ -148,11 +163,19 @@ query_wait_timeout = 10
 `;
 }
 
-export type OwnPgbouncer = { url: (database: string) => string; stop(): Promise<void> };
+export type OwnPgbouncer = {
+  url: (database: string) => string;
+  pid: number;
+  stop(): Promise<void>;
+};
 
-/** PgBouncer in the foreground in front of `postgres`, in transaction mode; resolves once it answers. */
+/**
+ * PgBouncer in the foreground in front of `postgres` (the test's own server, or any one reached
+ * as `postgres` without a password: its URL and a scratch directory for the configuration), in
+ * transaction mode; resolves once it answers.
+ */
 export async function startPgbouncer(
-  postgres: OwnPostgres,
+  postgres: Pick<OwnPostgres, 'url' | 'dir'>,
   poolSize: number,
   logFile: string,
 ): Promise<OwnPgbouncer> {
@@ -171,6 +194,7 @@ export async function startPgbouncer(
   );
   if (isRoot) {
     const ids = postgresIds();
+    chownSync(postgres.dir, ...ids);
     chownSync(authFile, ...ids);
     chownSync(config, ...ids);
   }
@@ -194,6 +218,7 @@ export async function startPgbouncer(
   await Promise.race([answering(url('postgres'), 15_000), failed]);
   return {
     url,
+    pid: child.pid ?? 0,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -27,8 +27,8 @@ export type ServerProcess = {
   exited: Promise<number | null>;
   /** SIGKILL: no shutdown hooks, no flushing, as a power cut or an OOM kill. */
   kill9(): Promise<void>;
-  /** SIGTERM and wait (SIGKILL after 10 s). */
-  stop(): Promise<void>;
+  /** SIGTERM and wait (SIGKILL after 10 s); answers the exit code (null when killed). */
+  stop(): Promise<number | null>;
 };
 
 export type StartOptions = {
@@ -75,7 +75,8 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     gone = true;
   });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  // A machine busy with other work can take minutes to start a server (tsx compiles it first).
+  const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
   const probe = new HttpClient(base, 1);
   try {
     for (;;) {
@@ -83,7 +84,14 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
       const r = await probe.request('GET', opts.readyPath, {}, undefined, 2_000);
       if (r.status === 200) break;
       if (Date.now() > deadline) {
-        child.kill('SIGKILL');
+        // The whole tree: a clustered server's workers would otherwise live on.
+        for (const p of processTree(child.pid ?? 0)) {
+          try {
+            process.kill(p, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
+        }
         throw new Error(`${opts.script} not ready in time:\n${tail(opts.logFile)}`);
       }
       await sleep(100);
@@ -111,11 +119,12 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
       await exited;
     },
     async stop() {
-      if (gone) return;
+      if (gone) return exited;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
+      const code = await exited;
       clearTimeout(timer);
+      return code;
     },
   };
 }

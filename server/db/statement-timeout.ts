@@ -60,6 +60,30 @@ type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: (
  * With `transactionPooler`, the connections go to a pooler in transaction mode and each
  * checkout is fitted to it instead (see the file comment).
  */
+/**
+ * A connection whose link ends while it is handed out goes back to the pool at once, as broken,
+ * and a later release of it does nothing. Without this, a caller that never gets to release it
+ * keeps its place in the pool for good: drizzle's `transaction` sends `begin` outside its
+ * try/finally, so a `begin` that fails leaks the connection. Through PgBouncer every `begin`
+ * while PostgreSQL is away fails so (`server login has been failing`, the connection closed):
+ * in `npm run bench -- db-outage` both instances' pools were all leaked within seconds, and they
+ * stayed refusing every request as 503 long after PostgreSQL was back.
+ */
+export function givenBackWhenBroken(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release;
+  let released = false;
+  const giveBack = (err?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    client.removeListener('end', onEnd);
+    release(err);
+  };
+  const onEnd = () => giveBack(new Error('the connection ended while handed out'));
+  client.release = giveBack;
+  client.once('end', onEnd);
+  return client;
+}
+
 export class BoundedPool extends pg.Pool {
   private readonly ownLimit: number;
   private readonly transactionPooler: boolean;
@@ -100,22 +124,40 @@ export class BoundedPool extends pg.Pool {
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
     const ms = limitOfRequest.getStore() ?? this.ownLimit;
     if (this.transactionPooler) {
-      if (!callback) return super.connect().then((client) => this.throughPooler(client, ms));
-      super.connect(((err: Error | undefined, client?: pg.PoolClient, done?: () => void) =>
-        callback(err, client && this.throughPooler(client, ms), done)) as never);
+      if (!callback) {
+        return super
+          .connect()
+          .then((client) => this.throughPooler(givenBackWhenBroken(client), ms));
+      }
+      super.connect(((err: Error | undefined, client?: pg.PoolClient, done?: () => void) => {
+        if (err || !client) {
+          callback(err, client, done);
+          return;
+        }
+        const guarded = givenBackWhenBroken(client);
+        callback(undefined, this.throughPooler(guarded, ms), guarded.release);
+      }) as never);
       return undefined;
     }
     const fits = (client: pg.PoolClient) => (this.limits.get(client) ?? this.ownLimit) === ms;
     if (!callback) {
-      return super.connect().then((client) => (fits(client) ? client : this.limit(client, ms)));
+      return super.connect().then((handed) => {
+        const client = givenBackWhenBroken(handed);
+        return fits(client) ? client : this.limit(client, ms);
+      });
     }
-    super.connect(((err: Error | undefined, client?: pg.PoolClient, done?: () => void) => {
-      if (err || !client || fits(client)) {
-        callback(err, client, done);
+    super.connect(((err: Error | undefined, handed?: pg.PoolClient, done?: () => void) => {
+      if (err || !handed) {
+        callback(err, handed, done);
+        return;
+      }
+      const client = givenBackWhenBroken(handed);
+      if (fits(client)) {
+        callback(undefined, client, client.release);
         return;
       }
       this.limit(client, ms).then(
-        (limited) => callback(undefined, limited, done),
+        (limited) => callback(undefined, limited, client.release),
         (limitError: unknown) =>
           callback(limitError instanceof Error ? limitError : new Error(String(limitError))),
       );
