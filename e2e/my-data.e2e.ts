@@ -47,9 +47,7 @@ describe.skipIf(!hasChromium)('my data on the profile page', () => {
     }, lang);
     const page = await context.newPage();
     await page.goto(`${podium.baseUrl}/`);
-    await page
-      .getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address')
-      .fill(email);
+    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
     await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
     await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editionAfterWord } from '../../../shared/editions.js';
 import { DIPLOMA_VERIFY_PER_MINUTE } from '../../../shared/schemas/diplomas.js';
 import { buildApp } from '../../app.js';
 import { diplomaJobs, diplomas, phasePrizes, phases } from '../../db/schema.js';
@@ -141,7 +142,8 @@ describe('POST /diplomas', () => {
       expect(text).toContain('clasa a V-a');
       expect(text).toContain('Școala Gimnazială „Ștefan cel Mare” Iași');
       expect(text).toContain(w.phase.name);
-      expect(text).toContain(w.edition.name);
+      // The edition as the sentence names it: "ediția 7", not "ediția Ediția 7".
+      expect(text).toContain(`ediția ${editionAfterWord(w.edition.name)}`);
       // The QR code's page is on the configured origin, never the request's callbackUrl.
       expect(text).not.toContain('elsewhere.example.com');
       expect(text).toMatch(/\/diploma\/verificare\/[0-9A-Z-]{14}/);
