@@ -152,7 +152,7 @@ export function diplomasService({ db, clock, storage, maxArchiveBytes }: Diploma
         );
         if (!issued) throw notFound('result');
         return {
-          pdf: renderDiploma(fonts, contentOf(issued, origin)),
+          pdf: await renderDiploma(fonts, contentOf(issued, origin)),
           fileName: `diploma-${printedCode(issued.code)}.pdf`,
         };
       }
@@ -169,7 +169,7 @@ export function diplomasService({ db, clock, storage, maxArchiveBytes }: Diploma
       );
       if (!issued) throw notFound('result');
       return {
-        pdf: renderDiploma(fonts, contentOf(issued, origin, students)),
+        pdf: await renderDiploma(fonts, contentOf(issued, origin, students)),
         fileName: `diploma-${printedCode(issued.code)}.pdf`,
       };
     },
