@@ -11,7 +11,7 @@ import {
 import type { Actor } from '../../lib/auth-guard.js';
 import type { PhaseIds } from '../../lib/route-params.js';
 import { DEFAULT_LIMIT, parseJson, type ReviewsContext } from './context.js';
-import { decidableBy, listedByDeciding } from './deciders.js';
+import { conflictedStudents, decidableBy, listedByDeciding } from './deciders.js';
 import { markingMaterial } from './material.js';
 import * as repo from './reviews.repo.js';
 import { markingFlow, REVIEW_ROUND } from './rounds.js';
@@ -38,6 +38,21 @@ export function marking(ctx: ReviewsContext) {
         );
       const mediations = perPhase(await decidableBy(db, asked.entries, viewer));
       const appealMediations = perPhase(await decidableBy(db, asked.appeals, viewer));
+      // Marks count while the teacher may still give them: not for a student who named them
+      // (or their team) coordinator after they were assigned, as saving such a mark refuses.
+      const open = await repo.findOpenMarksOf(db, actor.id);
+      const barred = await conflictedStudents(
+        db,
+        actor.id,
+        open.map((m) => m.student_id),
+      );
+      const counting = open.filter((m) => !barred.has(m.student_id));
+      const reviews = perPhase(
+        counting.filter((m) => m.round === 'review').map((m) => ({ phaseId: m.phase_id })),
+      );
+      const appeals = perPhase(
+        counting.filter((m) => m.round === 'appeal').map((m) => ({ phaseId: m.phase_id })),
+      );
       return rows.map((r) => ({
         examId: r.exam_id,
         examName: r.exam_name,
@@ -52,9 +67,9 @@ export function marking(ctx: ReviewsContext) {
           ...(r.is_mediator ? (['mediator'] as const) : []),
         ],
         open: {
-          reviews: Number(r.open_reviews),
+          reviews: reviews.get(r.phase_id) ?? 0,
           mediations: mediations.get(r.phase_id) ?? 0,
-          appeals: Number(r.open_appeals),
+          appeals: appeals.get(r.phase_id) ?? 0,
           appealMediations: appealMediations.get(r.phase_id) ?? 0,
         },
       }));
