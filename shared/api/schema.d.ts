@@ -1995,6 +1995,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test-review/admin-decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Appeals waiting for me as an exam admin
+         * @description Teachers and platform admins: per phase of the competitions they administer (all, for a platform admin), the appeals the exam's admins decide (short of re-markers, or the question's mediator barred) that the rules let the caller decide. Phases with none are left out; empty for a teacher who administers nothing.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getAdminDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/test-review/exams/{examId}/editions/{editionId}/phases/{phaseId}/appeals": {
         parameters: {
             query?: never;
@@ -22958,6 +22980,125 @@ export interface operations {
                      *             "invalid_email"
                      *           ]
                      *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminDecisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "examId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *         "examName": "text",
+                     *         "editionId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *         "phaseId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *         "phaseName": "text",
+                     *         "appeals": 1
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        appeals: number;
+                        editionId: string;
+                        examId: string;
+                        examName: string;
+                        phaseId: string;
+                        phaseName: string;
+                    }[];
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
                      *       }
                      *     }
                      */

@@ -1,4 +1,5 @@
 import {
+  type AdminDecisionPhase,
   type HistoryEvent,
   type MarkerPhase,
   type MarkInput,
@@ -73,6 +74,29 @@ export function marking(ctx: ReviewsContext) {
           appealMediations: appealMediations.get(r.phase_id) ?? 0,
         },
       }));
+    },
+
+    /**
+     * Where appeals wait for the caller as an exam admin (the menu's badge): per phase, the
+     * appeals the rules give to the exam's admins and let the caller decide.
+     */
+    async adminDecisions(actor: Actor): Promise<AdminDecisionPhase[]> {
+      const asked = await repo.findAppealsAskedOfAdmin(db, actor.id, actor.type === 'admin');
+      const viewer = { id: actor.id, whole: true, manage: true };
+      const perPhase = new Map<string, AdminDecisionPhase>();
+      for (const r of await decidableBy(db, asked, viewer)) {
+        const phase = perPhase.get(r.phaseId) ?? {
+          examId: r.examId,
+          examName: r.examName,
+          editionId: r.editionId,
+          phaseId: r.phaseId,
+          phaseName: r.phaseName,
+          appeals: 0,
+        };
+        phase.appeals += 1;
+        perPhase.set(r.phaseId, phase);
+      }
+      return [...perPhase.values()];
     },
 
     /** The phase as the marking screens show it, and what the caller may do there. */

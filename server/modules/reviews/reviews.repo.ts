@@ -6,6 +6,7 @@ import {
   auditEvents,
   editions,
   exams,
+  examTeachers,
   files,
   phases,
   questionReviewers,
@@ -128,6 +129,42 @@ export async function findOpenMarksOf(
     where m.round = 'appeal' and m.reviewer_id = ${teacherId} and m.score is null
       and a.kind = 'remark' and a.status = 'pending'`);
   return rowsOf(result);
+}
+
+/**
+ * Remark appeals waiting for a decision (marks too far apart, or short of re-markers) in the
+ * live phases of the competitions `adminId` administers (every competition when `allExams`),
+ * with their phase's names: those the exam's admins may be asked to decide, before deciders.ts
+ * says whether this one may.
+ */
+export async function findAppealsAskedOfAdmin(db: Db, adminId: string, allExams: boolean) {
+  const result = await db.execute(sql`
+    select a.id, a.item_id as "itemId", a.student_id as "studentId", a.entry_id as "entryId",
+      p.id as "phaseId", p.name as "phaseName", ed.id as "editionId", ex.id as "examId",
+      ex.name as "examName"
+    from ${reviewAppeals} a
+    join ${phases} p on p.id = a.phase_id
+    join ${editions} ed on ed.id = p.edition_id
+    join ${exams} ex on ex.id = ed.exam_id
+    where a.kind = 'remark'
+      and (a.status = 'needs_mediation' or (a.status = 'pending'
+        and (select count(*) from ${reviewMarks} m where m.parent_id = a.id
+          and m.round = 'appeal') < 2))
+      and p.deleted_at is null and ed.deleted_at is null and ex.deleted_at is null
+      and (${allExams} or exists (select 1 from ${examTeachers} et
+        where et.exam_id = ex.id and et.teacher_id = ${adminId} and et.role = 'admin'))
+    order by p.start_date desc, p.id`);
+  return rowsOf<{
+    id: string;
+    itemId: string;
+    studentId: string;
+    entryId: string;
+    phaseId: string;
+    phaseName: string;
+    editionId: string;
+    examId: string;
+    examName: string;
+  }>(result);
 }
 
 /**
