@@ -234,6 +234,7 @@ describe('GET /verify/{code}', () => {
         prize: 'first',
         studentCount: null,
         issuedAt: expect.any(String),
+        replacedAt: null,
         anonymised: false,
       });
       expect(res.body).not.toContain(s.Ana?.email ?? '@');
@@ -578,6 +579,7 @@ describe('printed facts and anonymising (issue 31)', () => {
       prize: null,
       studentCount: null,
       issuedAt: expect.any(String),
+      replacedAt: null,
       anonymised: true,
     });
     expect(check.body).not.toContain('Dan');
