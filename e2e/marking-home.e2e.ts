@@ -197,6 +197,7 @@ describe.skipIf(!hasChromium)('a reviewer finds their marking from the menu', ()
       marking: 'Corectare',
       progress: 'Progresul corectării',
       nav: 'Navigare principală',
+      badge: /^De corectat\s*\d+ (de )?lucrări? vă așteaptă$/,
     },
     en: {
       toMark: 'To mark',
@@ -204,6 +205,7 @@ describe.skipIf(!hasChromium)('a reviewer finds their marking from the menu', ()
       marking: 'Marking',
       progress: 'Marking progress',
       nav: 'Main navigation',
+      badge: /^To mark\s*\d+ papers? waits? for you$/,
     },
   } as const;
 
@@ -214,6 +216,9 @@ describe.skipIf(!hasChromium)('a reviewer finds their marking from the menu', ()
       // The menu entry and the start page's card.
       const nav = page.getByRole('navigation', { name: w.nav });
       await expect.poll(() => nav.getByRole('link', { name: w.toMark }).count()).toBe(1);
+      // Its badge counts what waits for them, and the link's name says so.
+      await expect.poll(() => nav.getByTestId('nav-badge-to-mark').innerText()).toMatch(/^\d+/);
+      expect(await nav.getByRole('link', { name: w.badge }).count()).toBe(1);
       await expect
         .poll(() =>
           page

@@ -1,8 +1,15 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdition, makeEnrolment, makeExam, makePhase } from '../server/db/factories.js';
-import { auditEvents, phasePrizes, phaseResults, phaseRules, phases } from '../server/db/schema.js';
+import {
+  auditEvents,
+  diplomas,
+  phasePrizes,
+  phaseResults,
+  phaseRules,
+  phases,
+} from '../server/db/schema.js';
 import { RULE_PRESETS } from '../server/modules/rankings/rule-presets.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
@@ -132,6 +139,62 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
         and(eq(phaseResults.phaseId, ids.phase), eq(phaseResults.studentId, people[login] ?? '')),
       );
 
+  /** A diploma printed for the student while the phase was closed, with their prize then. */
+  const printDiploma = (
+    login: string,
+    name: string,
+    code: string,
+    prize: 'first' | 'second' | 'third',
+  ) =>
+    podium.db.insert(diplomas).values({
+      code,
+      phaseId: ids.phase,
+      userId: people[login] ?? '',
+      kind: 'student',
+      name,
+      examName: 'Olimpiada de Matematică',
+      editionName: '2025–2026',
+      phaseName: 'Etapa națională',
+      grade: 5,
+      school: null,
+      prize,
+    });
+
+  /** The organisers' list of diplomas to reissue, on the phase page: `name`'s is reissued. */
+  const reissueFromPhasePage = async (
+    page: Page,
+    o: {
+      section: string;
+      table: string;
+      rows: number;
+      name: string;
+      row: RegExp;
+      flag: string;
+      button: string;
+      toast: string;
+      shot: string;
+    },
+  ) => {
+    await page.goto(`${podium.baseUrl}${phaseUrl()}`);
+    const section = page.getByRole('region', { name: o.section });
+    const table = section.getByRole('table', { name: o.table });
+    await eventually(() => table.locator('tbody tr').count()).toBe(o.rows);
+    const row = table.locator('tbody tr').filter({ hasText: o.name });
+    expect(await row.innerText()).toMatch(o.row);
+    expect(await row.getByText(o.flag, { exact: true }).count()).toBe(1);
+    await shot(page, o.shot);
+    await row.getByRole('button', { name: o.button }).click();
+    await toast(page, o.toast);
+    // Reissued, it is no longer flagged.
+    await eventually(() =>
+      page
+        .getByRole('region', { name: o.section })
+        .locator('tbody tr')
+        .filter({ hasText: o.name })
+        .count(),
+    ).toBe(0);
+  };
+
   /** Closes the last phase from its rules page (the button and dialog in `lang`). */
   const closeFromRules = async (page: Page, close: string, title: string) => {
     await page.goto(`${podium.baseUrl}${phaseUrl()}/reguli`);
@@ -148,6 +211,8 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
       await closeFromRules(page, 'Închide ultima etapă', 'Închideți etapa?');
       // A first close changes nobody: no list.
       expect(await page.getByRole('dialog', { name: /Cine se schimbă/ }).count()).toBe(0);
+      // Elena's diploma (Premiul al III-lea) is printed while the phase is closed.
+      await printDiploma('elena', 'Elena Stan', 'K7M2P9QR4T5V', 'third');
 
       await page.goto(`${podium.baseUrl}${phaseUrl()}`);
       await page.getByRole('button', { name: 'Redeschide etapa' }).click();
@@ -198,6 +263,32 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
       expect(prize?.prize).toBe('first');
       await podium.deliverMail();
       expect((await podium.lastMail('elena@example.ro')).subject).toContain('Etapa națională');
+
+      // Her printed diploma says Premiul al III-lea: flagged on the phase page, reissued.
+      await reissueFromPhasePage(page, {
+        section: 'Diplome de reemis',
+        table: 'Diplome tipărite cu rezultate schimbate',
+        rows: 1,
+        name: 'Elena Stan',
+        row: /Elena Stan\s+Premiul al III-lea\s+K7M2-P9QR-4T5V/,
+        flag: 'Neactualizată',
+        button: 'Reemite diploma',
+        toast: 'Diploma pentru Elena Stan a fost reemisă cu codul',
+        shot: 'phase-reopen-stale-diplomas-ro',
+      });
+      const [fresh] = await podium.db
+        .select()
+        .from(diplomas)
+        .where(and(eq(diplomas.userId, people.elena ?? ''), isNull(diplomas.replacedAt)));
+      expect(fresh?.prize).toBe('first');
+      // The old code's check says it was replaced, and what it printed.
+      await page.goto(`${podium.baseUrl}/diploma/verificare/K7M2-P9QR-4T5V`);
+      await eventually(() =>
+        page.getByRole('heading', { name: 'Diplomă înlocuită', level: 1 }).count(),
+      ).toBe(1);
+      expect(await page.getByText(/a fost înlocuită pe/).count()).toBe(1);
+      expect(await page.getByText('Premiul al III-lea').count()).toBe(1);
+      await shot(page, 'diploma-verify-replaced-ro', { fullPage: false });
       await page.context().close();
     },
     LONG,
@@ -218,6 +309,8 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
       await toast(page, 'The phase “Etapa națională” has been reopened.');
       await eventually(phaseState).toBe('open');
 
+      // Ion's diploma was printed before (Premiul al III-lea, after the first correction).
+      await printDiploma('ion', 'Ion Bălan', 'M3N4P5Q6R7S8', 'third');
       await setTotal('ion', 30);
       await closeFromRules(page, 'Close the last phase', 'Close the phase?');
       const changes = page.getByRole('dialog', { name: 'Who changes after closing again' });
@@ -230,6 +323,26 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
       const text = (await rows()).join('\n');
       expect(text).toMatch(/Bălan Ion\s+15 → 30\s+3 → 1\s+—\s+Third prize → First prize/);
       await shot(page, 'phase-reopen-changes-en', { fullPage: false });
+      await changes.getByRole('button', { name: 'Close', exact: true }).click();
+
+      await reissueFromPhasePage(page, {
+        section: 'Diplomas to reissue',
+        table: 'Printed diplomas whose results changed',
+        // Elena's reissued diploma (Premiul I) is out of date again: Ion passes her.
+        rows: 2,
+        name: 'Ion Bălan',
+        row: /Ion Bălan\s+Third prize \(Premiul al III-lea\)\s+M3N4-P5Q6-R7S8/,
+        flag: 'Out of date',
+        button: 'Reissue diploma',
+        toast: 'The diploma of Ion Bălan was reissued with the code',
+        shot: 'phase-reopen-stale-diplomas-en',
+      });
+      await page.goto(`${podium.baseUrl}/diploma/verificare/M3N4-P5Q6-R7S8`);
+      await eventually(() =>
+        page.getByRole('heading', { name: 'Diploma replaced', level: 1 }).count(),
+      ).toBe(1);
+      expect(await page.getByText(/was replaced on/).count()).toBe(1);
+      await shot(page, 'diploma-verify-replaced-en', { fullPage: false });
       await page.context().close();
     },
     LONG,

@@ -65,6 +65,7 @@ export const ERROR_CODES = [
   'PHASE_NOT_CLOSED',
   'NEXT_PHASE_STARTED',
   'STUDENTS_ADVANCED',
+  'DIPLOMA_NOT_STALE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -166,6 +167,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   /** Reopening a phase whose admitted students were already enrolled in the next phase
    * (`details.phaseId`, `details.count`). */
   STUDENTS_ADVANCED: 409,
+  /** Reissuing a diploma whose printed result did not change: it stays in force. */
+  DIPLOMA_NOT_STALE: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

@@ -38,6 +38,14 @@ import { PRIZES } from './rankings.js';
  *   only what the diploma itself prints (name, competition, edition, phase, grade, school on a
  *   student's diploma, prize, date), never an e-mail, birth date or id. 404 NOT_FOUND for an
  *   unknown code; limited to DIPLOMA_VERIFY_PER_MINUTE requests a minute per address.
+ *   `replacedAt` once a reissued diploma replaced it.
+ * - `GET /stale?examId&editionId&phaseId` → `StaleDiploma[]`: the phase's diplomas printed
+ *   before a reopened phase closed again and changed the result they print (a student's own,
+ *   or a teacher's listing such a student). The competition's admins and staff; else 403.
+ * - `POST /reissue` with `DiplomaReissueRequest` → `DiplomaReissued`: such a diploma replaced
+ *   by a new one (new code, today's date and results), audited; the old code's check then says
+ *   it was replaced. 409 DIPLOMA_NOT_STALE when the person's diploma is not out of date; 404
+ *   when they have none in the phase. Who: as `GET /stale`.
  */
 
 export const DIPLOMA_KINDS = ['student', 'teacher'] as const;
@@ -126,6 +134,15 @@ export const diplomaVerificationSchema = z.object({
   studentCount: z.number().nullable(),
   issuedAt: z.string(),
   /** The holder's data was erased at their request: the diploma is valid, its holder unnamed. */
+  /** When a reissued diploma replaced this one (its result changed); null while in force. */
+  replacedAt: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        'When a reissued diploma replaced this one (the result it printed was corrected); the ' +
+        'paper is then out of date. null while it is in force.',
+    }),
   anonymised: z.boolean().meta({
     description:
       "The holder's data was erased at their request: the diploma is valid, but name, school " +
@@ -133,6 +150,49 @@ export const diplomaVerificationSchema = z.object({
   }),
 });
 export type DiplomaVerification = z.infer<typeof diplomaVerificationSchema>;
+
+/** `GET /stale`'s query: the phase. */
+export const diplomaPhaseQuerySchema = z
+  .object({ examId: uuidField(), editionId: uuidField(), phaseId: uuidField() })
+  .strict();
+export type DiplomaPhaseQuery = z.input<typeof diplomaPhaseQuerySchema>;
+
+/** A printed diploma whose result changed when its reopened phase closed again. */
+export const staleDiplomaSchema = z.object({
+  code: z.string(),
+  userId: z.string(),
+  kind: z.enum(DIPLOMA_KINDS),
+  /** As printed. */
+  name: z.string(),
+  /** The prize it printed (a student's). */
+  prize: z.enum(PRIZES).nullable(),
+  issuedAt: z.string(),
+  /** When the phase closed again with a changed result. */
+  staleAt: z.string(),
+});
+export type StaleDiploma = z.infer<typeof staleDiplomaSchema>;
+
+/** `POST /reissue`: the person whose out-of-date diploma of the phase is replaced. */
+export const diplomaReissueRequestSchema = z
+  .object({
+    examId: uuidField(),
+    editionId: uuidField(),
+    phaseId: uuidField(),
+    userId: uuidField(),
+  })
+  .strict();
+export type DiplomaReissueRequest = z.input<typeof diplomaReissueRequestSchema>;
+
+/** The new diploma and the one it replaced (codes as printed). */
+export const diplomaReissuedSchema = z.object({
+  code: z.string(),
+  replaces: z.string(),
+  userId: z.string(),
+  kind: z.enum(DIPLOMA_KINDS),
+  prize: z.enum(PRIZES).nullable(),
+  issuedAt: z.string(),
+});
+export type DiplomaReissued = z.infer<typeof diplomaReissuedSchema>;
 
 /** `GET /my-diplomas`: a diploma the caller may download. */
 export const myDiplomaSchema = z.object({

@@ -574,6 +574,22 @@ export const markerPhaseSchema = z.object({
 export type MarkerPhase = z.infer<typeof markerPhaseSchema>;
 
 /**
+ * `GET /admin-decisions`: the phases of the competitions the caller administers (all, for a
+ * platform admin) where appeals wait for the exam's admins to decide them (an appeal short of
+ * re-markers, or whose question's mediator the rules bar), as many as the rules let the caller
+ * decide; phases with none are left out.
+ */
+export const adminDecisionPhaseSchema = z.object({
+  examId: z.string(),
+  examName: z.string(),
+  editionId: z.string(),
+  phaseId: z.string(),
+  phaseName: z.string(),
+  appeals: z.number(),
+});
+export type AdminDecisionPhase = z.infer<typeof adminDecisionPhaseSchema>;
+
+/**
  * `GET P/scope`: the phase as the marking screens name it, and how the caller stands on it
  * (the phase's markers and those who see the whole competition; anyone else 404).
  * `seesWholePhase`: staff, who may open the progress and the phase page; `managesExam`: the

@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import fontkit from '@pdf-lib/fontkit';
+import fontkit, { type Font, type Subset } from '@pdf-lib/fontkit';
 import { withoutHinting } from './unhint.js';
 
 /**
@@ -13,9 +16,14 @@ import { withoutHinting } from './unhint.js';
  * thousand of them took minutes); the fixed cut costs nothing per document and about 27 kB of
  * each PDF. A second cut of the same fonts (`extra`) holds the other scripts DejaVu Serif draws
  * — Latin Extended-B and Additional, Greek, Cyrillic, Armenian, Georgian, IPA and combining
- * marks — and is embedded only in a document whose text needs it. Scripts DejaVu Serif lacks
- * (Arabic, Hebrew, the CJK and Indic scripts) print as the font's empty box, one a character,
- * with the real text kept for copying and search (pdf-writer.ts).
+ * marks — and is embedded only in a document whose text needs it.
+ *
+ * Scripts DejaVu Serif lacks fall back, letter by letter, to Noto fonts shipped as npm packages
+ * (`FALLBACKS`): Noto Naskh Arabic, Noto Sans Hebrew and Noto Sans SC (Chinese, and Japanese
+ * kana). These are too large to cut once (Noto Sans SC has 30,000 glyphs), so each document
+ * embeds only the glyphs it draws, shaped by fontkit (Arabic joining forms and ligatures,
+ * right-to-left order: pdf-writer.ts). What no font has (Hangul, the Indic scripts, …) prints
+ * as the empty box, one a character, with the real text kept for copying and search.
  */
 export type PdfFont = {
   /** The PostScript name with a subset tag, as the PDF names it. */
@@ -36,12 +44,77 @@ export type PdfFont = {
   italicAngle: number;
 };
 
+/** A fallback font file, read and parsed on first use (most documents never need one). */
+export type FallbackFont = {
+  readonly file: string;
+  /** The parsed font (fontkit), for shaping and cutting. */
+  font(): Font;
+};
+
 export type PdfFonts = {
   regular: PdfFont;
   bold: PdfFont;
   /** The other scripts of the same fonts, embedded only where a document uses them. */
   extra: { regular: PdfFont; bold: PdfFont };
+  /** Fonts for the scripts DejaVu Serif lacks, asked in this order for a letter none has. */
+  fallback: readonly { regular: FallbackFont; bold: FallbackFont }[];
 };
+
+/** The fallback fonts: npm package, and each style's file inside it. */
+const FALLBACKS = [
+  {
+    pkg: '@embedpdf/fonts-arabic',
+    regular: 'fonts/NotoNaskhArabic-Regular.ttf',
+    bold: 'fonts/NotoNaskhArabic-Bold.ttf',
+  },
+  {
+    pkg: '@embedpdf/fonts-hebrew',
+    regular: 'fonts/NotoSansHebrew-Regular.ttf',
+    bold: 'fonts/NotoSansHebrew-Bold.ttf',
+  },
+  {
+    pkg: '@expo-google-fonts/noto-sans-sc',
+    regular: '400Regular/NotoSansSC_400Regular.ttf',
+    bold: '700Bold/NotoSansSC_700Bold.ttf',
+  },
+] as const;
+
+const requireHere = createRequire(import.meta.url);
+
+/** The folder of an installed package (found from its entry point, whatever it exports). */
+function packageRoot(pkg: string): string {
+  let dir = path.dirname(requireHere.resolve(pkg));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === pkg) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`No folder found for ${pkg}`);
+    dir = parent;
+  }
+}
+
+function fallbackFont(file: string): FallbackFont {
+  let parsed: Font | undefined;
+  return {
+    file,
+    font: () => {
+      parsed ??= fontkit.create(readFileSync(file));
+      return parsed;
+    },
+  };
+}
+
+/** The fallback fonts, their files checked to be there (they are parsed when first needed). */
+async function fallbackFonts(): Promise<PdfFonts['fallback']> {
+  return Promise.all(
+    FALLBACKS.map(async ({ pkg, regular, bold }) => {
+      const root = packageRoot(pkg);
+      const files = [path.join(root, regular), path.join(root, bold)] as const;
+      await Promise.all(files.map((f) => access(f)));
+      return { regular: fallbackFont(files[0]), bold: fallbackFont(files[1]) };
+    }),
+  );
+}
 
 const FONT_DIR = new URL('./fonts/', import.meta.url);
 const FILES = { regular: 'DejaVuSerif.ttf', bold: 'DejaVuSerif-Bold.ttf' } as const;
@@ -83,8 +156,21 @@ function extraRepertoire(): number[] {
 
 const hex4 = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
 
-function toUnicodeCMap(glyphOf: ReadonlyMap<number, number>): string {
-  const pairs = [...glyphOf].map(([cp, gid]) => `<${hex4(gid)}> <${hex4(cp)}>`);
+/** UTF-16BE hex of a text, as a ToUnicode map writes it. */
+const utf16Hex = (text: string) =>
+  Array.from({ length: text.length }, (_, i) => hex4(text.charCodeAt(i))).join('');
+
+/** A ToUnicode CMap of [glyph id, the text it stands for] pairs, deflated. */
+export function toUnicodeStream(pairs: Iterable<readonly [number, string]>): Buffer {
+  return deflateSync(
+    Buffer.from(
+      toUnicodeCMap([...pairs].map(([gid, text]) => `<${hex4(gid)}> <${utf16Hex(text)}>`)),
+      'latin1',
+    ),
+  );
+}
+
+function toUnicodeCMap(pairs: string[]): string {
   const blocks: string[] = [];
   for (let i = 0; i < pairs.length; i += 100) {
     const block = pairs.slice(i, i + 100);
@@ -108,15 +194,36 @@ function toUnicodeCMap(glyphOf: ReadonlyMap<number, number>): string {
   ].join('\n');
 }
 
-async function cutFont(bytes: Buffer, tag: string, points: number[]): Promise<PdfFont> {
-  const font = fontkit.create(bytes);
-  const scale = 1000 / font.unitsPerEm;
+type SubsetInternals = { glyf: Buffer[]; offset: number; _addGlyph(gid: number): number };
+
+/**
+ * A new cut of `font`. fontkit writes the cut's glyph offsets in the short form (halved) when
+ * they are small, which loses the last byte of a glyph of odd length (Noto Sans SC has many;
+ * DejaVu none): the glyph then draws as nothing. Each glyph is padded to an even length, as
+ * the TrueType format asks of the short form.
+ */
+export function createSubset(font: Font): Subset {
   const subset = font.createSubset();
-  const glyphOf = new Map<number, number>();
-  for (const cp of points) {
-    if (!font.hasGlyphForCodePoint(cp)) continue;
-    glyphOf.set(cp, subset.includeGlyph(font.glyphForCodePoint(cp)));
-  }
+  const inner = subset as unknown as SubsetInternals;
+  const addGlyph = inner._addGlyph.bind(subset);
+  inner._addGlyph = (gid: number) => {
+    const index = addGlyph(gid);
+    const data = inner.glyf[index];
+    if (data && data.length % 2 === 1) {
+      // fontkit's own Buffer class (its stream takes no other), one zero byte longer.
+      const Bytes = data.constructor as new (length: number) => Buffer;
+      const padded = new Bytes(data.length + 1);
+      padded.set(data);
+      inner.glyf[index] = padded;
+      inner.offset += 1;
+    }
+    return index;
+  };
+  return subset;
+}
+
+/** A cut of a font as a TrueType file, without hinting, and its glyphs' original ids in order. */
+async function encodeSubset(subset: Subset): Promise<{ file: Buffer; glyphs: number[] }> {
   const chunks: Buffer[] = [];
   await new Promise<void>((resolve, reject) => {
     // fontkit's stream is a Node readable; its typings list only 'data' and 'end'.
@@ -128,14 +235,53 @@ async function cutFont(bytes: Buffer, tag: string, points: number[]): Promise<Pd
   // Without hinting: half the glyph bytes, and nothing a printed diploma would show.
   const file = withoutHinting(Buffer.concat(chunks));
   // Glyph ids of the cut font follow the order glyphs were included (0 is .notdef).
-  const subsetGlyphs = (subset as unknown as { glyphs: number[] }).glyphs;
-  const widths = subsetGlyphs.map((gid) => Math.round(font.getGlyph(gid).advanceWidth * scale));
+  const glyphs = [...(subset as unknown as { glyphs: number[] }).glyphs];
+  return { file, glyphs };
+}
+
+/**
+ * A cut of `font` holding the glyphs `subset` was given, as a PdfFont whose ToUnicode map is
+ * `textOf` (cut glyph id → the text it stands for). `tag` is the six capitals naming the cut.
+ */
+export async function cutOfSubset(
+  font: Font,
+  subset: Subset,
+  tag: string,
+  textOf: ReadonlyMap<number, string>,
+): Promise<PdfFont> {
+  const { file, glyphs } = await encodeSubset(subset);
+  return describeCut(font, tag, file, glyphs, textOf, new Map());
+}
+
+async function cutFont(bytes: Buffer, tag: string, points: number[]): Promise<PdfFont> {
+  const font = fontkit.create(bytes);
+  const subset = createSubset(font);
+  const glyphOf = new Map<number, number>();
+  for (const cp of points) {
+    if (!font.hasGlyphForCodePoint(cp)) continue;
+    glyphOf.set(cp, subset.includeGlyph(font.glyphForCodePoint(cp)));
+  }
+  const { file, glyphs } = await encodeSubset(subset);
+  const textOf = new Map([...glyphOf].map(([cp, gid]) => [gid, String.fromCodePoint(cp)]));
+  return describeCut(font, tag, file, glyphs, textOf, glyphOf);
+}
+
+function describeCut(
+  font: Font,
+  tag: string,
+  file: Buffer,
+  glyphs: number[],
+  textOf: ReadonlyMap<number, string>,
+  glyphOf: ReadonlyMap<number, number>,
+): PdfFont {
+  const scale = 1000 / font.unitsPerEm;
+  const widths = glyphs.map((gid) => Math.round(font.getGlyph(gid).advanceWidth * scale));
   const { minX, minY, maxX, maxY } = font.bbox;
   return {
     baseName: `${tag}+${font.postscriptName}`,
     fontFile: deflateSync(file),
     fontFileLength: file.length,
-    toUnicode: deflateSync(Buffer.from(toUnicodeCMap(glyphOf), 'latin1')),
+    toUnicode: toUnicodeStream(textOf),
     glyphOf,
     widths,
     ascent: Math.round(font.ascent * scale),
@@ -167,7 +313,9 @@ export function loadPdfFonts(): Promise<PdfFonts> {
       ]);
       const base = repertoire();
       const extra = extraRepertoire();
+      const fallback = await fallbackFonts();
       return {
+        fallback,
         regular: await cutFont(regular, 'PDMREG', base),
         bold: await cutFont(bold, 'PDMBLD', base),
         extra: {

@@ -1,4 +1,5 @@
-import type { PdfFont, PdfFonts } from './fonts.js';
+import type { Font, Subset } from '@pdf-lib/fontkit';
+import { createSubset, cutOfSubset, type PdfFont, type PdfFonts } from './fonts.js';
 
 /**
  * A small PDF writer for documents made of text, lines and filled boxes (diplomas): pages of
@@ -41,7 +42,8 @@ export type PdfDocument = {
   addPage(width: number, height: number): PdfPage;
   /** The width of `text` in points. */
   measure(text: string, font: FontStyle, size: number): number;
-  save(): Buffer;
+  /** The PDF (async: the fallback fonts are cut to the document's glyphs). */
+  save(): Promise<Buffer>;
 };
 
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
@@ -55,48 +57,125 @@ const CEDILLA = new Map([
   [0x163, 0x21b],
 ]);
 
-/** A stretch of text drawn with one font: the first cut, or the extra one (other scripts). */
-type Run = { isExtra: boolean; ids: number[] };
-/** How a text is drawn: its runs, and whether some character had no glyph in either cut. */
+/** A glyph of a fallback font as shaped: its id in the whole font, in 1/1000 em. */
+type Placed = { gid: number; width: number; advance: number; dx: number; dy: number; text: string };
+/** A stretch of text drawn with one font: the first cut, the extra one, or a fallback font. */
+type Run =
+  | { kind: 'cut'; isExtra: boolean; ids: number[] }
+  | { kind: 'fallback'; face: number; glyphs: Placed[] };
+/** How a text is drawn: its runs left to right, and whether some character had no glyph. */
 type Shaped = { runs: Run[]; hasMissing: boolean };
+
+/** Letters of the right-to-left scripts (Hebrew, Arabic and their presentation forms). */
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+const LETTER = /\p{L}/u;
+
+/** Shaped runs of fallback fonts, kept a while: fitting a name measures it many times. */
+const layouts = new Map<string, { glyphs: Placed[]; hasMissing: boolean }>();
+const LAYOUTS_KEPT = 2000;
+
+function layoutFallback(fonts: PdfFonts, style: FontStyle, face: number, text: string) {
+  const key = `${face}:${style}:${text}`;
+  const known = layouts.get(key);
+  if (known) return known;
+  const fallback = fonts.fallback[face];
+  if (!fallback) throw new Error(`No fallback font ${face}`);
+  const font = fallback[style].font();
+  const scale = 1000 / font.unitsPerEm;
+  // fontkit shapes (Arabic joining forms, ligatures, marks) and answers right-to-left text in
+  // the order it is drawn, left to right.
+  const run = font.layout(text);
+  let hasMissing = false;
+  const glyphs = run.glyphs.map((glyph, i) => {
+    const at = run.positions[i];
+    if (glyph.id === 0) hasMissing = true;
+    return {
+      gid: glyph.id,
+      width: Math.round(glyph.advanceWidth * scale),
+      advance: (at?.xAdvance ?? glyph.advanceWidth) * scale,
+      dx: (at?.xOffset ?? 0) * scale,
+      dy: (at?.yOffset ?? 0) * scale,
+      text: String.fromCodePoint(...glyph.codePoints),
+    };
+  });
+  if (layouts.size >= LAYOUTS_KEPT) layouts.clear();
+  const laid = { glyphs, hasMissing };
+  layouts.set(key, laid);
+  return laid;
+}
+
+/** Where a character's glyph comes from: a cut (its glyph id), a fallback font, or none. */
+type Source = { cut: 'base' | 'extra'; id: number } | { face: number } | { missing: true };
 
 /**
  * The glyphs of `text` in a style: each character from the first cut, else the extra cut
- * (Greek, Cyrillic, …), else its letter without accents, else the font's empty box (glyph 0,
- * visibly missing: the writer keeps the real text beside it for copying and search).
+ * (Greek, Cyrillic, …), else the first fallback font that has it (Arabic, Hebrew, Chinese;
+ * a stretch of one such font is shaped as a whole, spaces inside it included), else its letter
+ * without accents, else the font's empty box (glyph 0, visibly missing). A text whose first
+ * letter is of a right-to-left script reads right to left: its runs are drawn in reverse order.
  */
 function shape(fonts: PdfFonts, style: FontStyle, text: string): Shaped {
   const base = fonts[style];
   const extra = fonts.extra[style];
-  const runs: Run[] = [];
-  let hasMissing = false;
-  const push = (isExtra: boolean, id: number) => {
-    const last = runs[runs.length - 1];
-    if (last && last.isExtra === isExtra) last.ids.push(id);
-    else runs.push({ isExtra, ids: [id] });
-  };
-  for (const char of text.normalize('NFC')) {
+  const chars = [...text.normalize('NFC')];
+  const sources: Source[] = chars.map((char) => {
     const unit = char.codePointAt(0) ?? 0;
     const cp = CEDILLA.get(unit) ?? unit;
     const id = base.glyphOf.get(cp);
-    if (id !== undefined) {
-      push(false, id);
-      continue;
-    }
+    if (id !== undefined) return { cut: 'base', id };
     const extraId = extra.glyphOf.get(cp);
-    if (extraId !== undefined) {
-      push(true, extraId);
-      continue;
-    }
-    // Neither cut has it: the letter without its accents, if that is printable.
+    if (extraId !== undefined) return { cut: 'extra', id: extraId };
+    const face = fonts.fallback.findIndex((f) => f[style].font().hasGlyphForCodePoint(cp));
+    if (face >= 0) return { face };
+    // No font has it: the letter without its accents, if that is printable.
     const plain = base.glyphOf.get(String.fromCodePoint(cp).normalize('NFD').codePointAt(0) ?? 0);
-    if (plain !== undefined && plain !== 0) {
-      push(false, plain);
-      continue;
+    if (plain !== undefined && plain !== 0) return { cut: 'base', id: plain };
+    return { missing: true };
+  });
+  // Spaces between two letters of one fallback font are shaped with them.
+  const faceOf = (s: Source | undefined) => (s && 'face' in s ? s.face : -1);
+  for (let i = 1; i < chars.length - 1; i += 1) {
+    if (!/\s/u.test(chars[i] ?? '')) continue;
+    let next = i + 1;
+    while (next < chars.length && /\s/u.test(chars[next] ?? '')) next += 1;
+    const face = faceOf(sources[i - 1]);
+    if (face >= 0 && faceOf(sources[next]) === face) {
+      for (let j = i; j < next; j += 1) sources[j] = { face };
     }
-    hasMissing = true;
-    push(false, 0);
   }
+  const runs: Run[] = [];
+  let hasMissing = false;
+  let pending = '';
+  let pendingFace = -1;
+  const flushFallback = () => {
+    if (!pending) return;
+    const laid = layoutFallback(fonts, style, pendingFace, pending);
+    if (laid.hasMissing) hasMissing = true;
+    runs.push({ kind: 'fallback', face: pendingFace, glyphs: laid.glyphs });
+    pending = '';
+  };
+  sources.forEach((source, i) => {
+    if ('face' in source) {
+      if (pending && pendingFace !== source.face) flushFallback();
+      pendingFace = source.face;
+      pending += chars[i];
+      return;
+    }
+    flushFallback();
+    let isExtra = false;
+    let id = 0;
+    if ('missing' in source) hasMissing = true;
+    else {
+      isExtra = source.cut === 'extra';
+      id = source.id;
+    }
+    const last = runs[runs.length - 1];
+    if (last?.kind === 'cut' && last.isExtra === isExtra) last.ids.push(id);
+    else runs.push({ kind: 'cut', isExtra, ids: [id] });
+  });
+  flushFallback();
+  const firstStrong = chars.find((c) => LETTER.test(c));
+  if (firstStrong && RTL.test(firstStrong)) runs.reverse();
   return { runs, hasMissing };
 }
 
@@ -166,6 +245,9 @@ function infoString(text: string): string {
   return `<${hex}>`;
 }
 
+/** A fallback font a document draws with: its resource name and the glyphs it used. */
+type UsedFallback = { name: string; font: Font; subset: Subset; textOf: Map<number, string> };
+
 /** A new document over `fonts`; `title` goes in its properties. */
 export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
   const pages: { width: number; height: number; ops: string[] }[] = [];
@@ -174,14 +256,65 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
   let usesExtra = false;
   const fontOf = (style: FontStyle, isExtra: boolean) =>
     isExtra ? fonts.extra[style] : fonts[style];
+  /** The fallback fonts the document draws with, cut to its glyphs when it is saved. */
+  const fallbacks = new Map<string, UsedFallback>();
+  const fallbackOf = (style: FontStyle, face: number): UsedFallback => {
+    const key = `${face}:${style}`;
+    let used = fallbacks.get(key);
+    if (!used) {
+      const font = fonts.fallback[face]?.[style].font();
+      if (!font) throw new Error(`No fallback font ${face}`);
+      used = {
+        name: `F${5 + fallbacks.size}`,
+        font,
+        subset: createSubset(font),
+        textOf: new Map(),
+      };
+      fallbacks.set(key, used);
+    }
+    return used;
+  };
 
   const measure = (text: string, style: FontStyle, size: number) => {
     let units = 0;
     for (const run of shape(fonts, style, text).runs) {
+      if (run.kind === 'fallback') {
+        for (const g of run.glyphs) units += g.advance;
+        continue;
+      }
       const font = fontOf(style, run.isExtra);
       for (const id of run.ids) units += font.widths[id] ?? 1000;
     }
     return (units * size) / 1000;
+  };
+
+  /** A shaped run of a fallback font as text operators: offsets and advances as laid out. */
+  const fallbackOps = (style: FontStyle, face: number, glyphs: Placed[], size: number) => {
+    const used = fallbackOf(style, face);
+    const parts = [`/${used.name} ${num(size)} Tf`];
+    let rise = 0;
+    let shown: string[] = [];
+    const flush = () => {
+      if (shown.length > 0) parts.push(`[${shown.join(' ')}] TJ`);
+      shown = [];
+    };
+    for (const g of glyphs) {
+      const id = used.subset.includeGlyph(g.gid);
+      if (!used.textOf.has(id)) used.textOf.set(id, g.text);
+      if (g.dy !== rise) {
+        flush();
+        rise = g.dy;
+        parts.push(`${num((rise * size) / 1000)} Ts`);
+      }
+      // A TJ number moves the next glyph left by that many 1/1000 em.
+      if (g.dx) shown.push(num(-g.dx));
+      shown.push(`<${hexOf(id)}>`);
+      const after = g.dx + g.width - g.advance;
+      if (Math.abs(after) >= 0.01) shown.push(num(after));
+    }
+    flush();
+    if (rise) parts.push('0 Ts');
+    return parts.join(' ');
   };
 
   function addPage(width: number, height: number): PdfPage {
@@ -191,14 +324,17 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
       const style = o.font ?? 'regular';
       const { runs, hasMissing } = shape(fonts, style, value);
       if (runs.length === 0) return;
-      // F1/F2: the first cut, regular and bold; F3/F4: the extra cut.
+      // F1/F2: the first cut, regular and bold; F3/F4: the extra cut; F5 on: fallback fonts.
       const shown = runs.map((run) => {
+        if (run.kind === 'fallback') return fallbackOps(style, run.face, run.glyphs, o.size);
         if (run.isExtra) usesExtra = true;
         const name = `F${(style === 'bold' ? 2 : 1) + (run.isExtra ? 2 : 0)}`;
         return `/${name} ${num(o.size)} Tf <${run.ids.map(hexOf).join('')}> Tj`;
       });
       const drawn = `BT ${rgb(o.color ?? [0, 0, 0])} rg ${num(x)} ${num(y)} Td ${shown.join(' ')} ET`;
       // A box stands for a letter no font has; the real text is what a copy or search finds.
+      // (Shaped glyphs need no such text: each maps back to its letters, and readers put
+      // right-to-left text drawn left to right back in reading order.)
       ops.push(
         hasMissing ? `/Span << /ActualText ${infoString(value)} >> BDC ${drawn} EMC` : drawn,
       );
@@ -224,15 +360,30 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
     };
   }
 
-  function save(): Buffer {
+  async function save(): Promise<Buffer> {
     const pageCount = pages.length;
     const firstPage = 14;
     const pageIds = pages.map((_, i) => firstPage + i * 2);
-    // The extra cut, when used, comes after the pages.
+    // The extra cut, when used, comes after the pages, then the fallback fonts used.
     const extraAt = firstPage + pageCount * 2;
-    const fontResources = usesExtra
-      ? `/F1 4 0 R /F2 9 0 R /F3 ${extraAt} 0 R /F4 ${extraAt + 5} 0 R`
-      : '/F1 4 0 R /F2 9 0 R';
+    const fallbackAt = extraAt + (usesExtra ? 10 : 0);
+    const cuts = await Promise.all(
+      [...fallbacks.values()].map((used, i) =>
+        cutOfSubset(
+          used.font,
+          used.subset,
+          `PDMF${String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26))}`,
+          used.textOf,
+        ),
+      ),
+    );
+    const fontResources = [
+      '/F1 4 0 R /F2 9 0 R',
+      usesExtra ? `/F3 ${extraAt} 0 R /F4 ${extraAt + 5} 0 R` : '',
+      ...[...fallbacks.values()].map((used, i) => `/${used.name} ${fallbackAt + i * 5} 0 R`),
+    ]
+      .filter(Boolean)
+      .join(' ');
     const objects: Buffer[] = [
       Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
       Buffer.from(
@@ -261,6 +412,13 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
         ...fontObjectsAt(fonts.extra.bold, 'bold', extraAt + 5),
       );
     }
+    [...fallbacks.entries()].forEach(([key, _], i) => {
+      const cut = cuts[i];
+      if (cut)
+        objects.push(
+          ...fontObjectsAt(cut, key.endsWith(':bold') ? 'bold' : 'regular', fallbackAt + i * 5),
+        );
+    });
     const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
     let offset = parts[0]?.length ?? 0;
     const offsets: number[] = [];

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
 import { type DiplomaContent, renderDiploma } from './diploma-pdf.js';
@@ -42,25 +43,67 @@ function readBack(pdf: Buffer): { text: string; words: { x0: number; x1: number;
   return { text, words };
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, ' ');
+// Poppler marks right-to-left text with bidi embedding controls (U+202A–U+202E): not the name's.
+const oneLine = (text: string) => text.replace(/[\u202a-\u202e]/g, '').replace(/\s+/g, ' ');
+
+/** The PDF's fonts as pdffonts lists them. */
+function fontsOf(pdf: Buffer): { name: string; isEmbedded: boolean; isSubset: boolean }[] {
+  const file = path.join(scratch, `f-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  const table = execFileSync('pdffonts', [file], { encoding: 'utf8' }).split('\n').slice(2);
+  return table
+    .filter((line) => line.trim())
+    .map((line) => {
+      const cols = line.trim().split(/\s+/);
+      // name, type (one or two words), encoding, emb, sub, uni, object, id
+      const [emb, sub] = cols.slice(-5, -3);
+      return { name: cols[0] ?? '', isEmbedded: emb === 'yes', isSubset: sub === 'yes' };
+    });
+}
+
+/** Dark pixels in the band of a student's name (page rendered by poppler at 72 dpi, grey). */
+function nameInk(pdf: Buffer): number {
+  const file = path.join(scratch, `i-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  const band = ['-x', '60', '-y', '255', '-W', '722', '-H', '50'];
+  const pgm = execFileSync('pdftoppm', ['-r', '72', '-gray', ...band, '-singlefile', file]);
+  // A binary PGM: "P5\n722 50\n255\n", then one byte a pixel.
+  const pixels = pgm.subarray(pgm.length - 722 * 50);
+  return pixels.filter((v) => v < 128).length;
+}
+
+/** The text of the PDF's ToUnicode maps (its deflated streams that are CMaps). */
+function unicodeMaps(pdf: Buffer): string[] {
+  const raw = pdf.toString('latin1');
+  const maps: string[] = [];
+  for (const m of raw.matchAll(/stream\n([\s\S]*?)\nendstream/g)) {
+    try {
+      const text = inflateSync(Buffer.from(m[1] ?? '', 'latin1')).toString('latin1');
+      if (text.includes('begincmap')) maps.push(text);
+    } catch {
+      // Not deflated (a page's drawing).
+    }
+  }
+  return maps;
+}
 
 describe('a diploma prints every name', () => {
-  it('prints Cyrillic, Greek and Latin Extended names as written, not as question marks', () => {
+  it('prints Cyrillic, Greek and Latin Extended names as written, not as question marks', async () => {
     for (const name of [
       'Анастасия Иванова',
       'Γιώργος Παπαδόπουλος',
       'Nguyễn Thị Ánh',
       'Łukasz Żółć',
     ]) {
-      const pdf = renderDiploma(fonts, content({ name }));
+      const pdf = await renderDiploma(fonts, content({ name }));
       const { text } = readBack(pdf);
       expect(oneLine(text), name).toContain(name);
       expect(text).not.toContain('?');
     }
   });
 
-  it('prints a teacher’s students in other scripts too', () => {
-    const pdf = renderDiploma(
+  it('prints a teacher’s students in other scripts too', async () => {
+    const pdf = await renderDiploma(
       fonts,
       content({
         kind: 'teacher',
@@ -73,29 +116,70 @@ describe('a diploma prints every name', () => {
     expect(text).toContain('Дмитрий Петров');
   });
 
-  it('keeps a name the fonts cannot draw as its text, printed as boxes, not question marks', () => {
-    // No font shipped draws Chinese (nor Arabic or Hebrew): the page shows a box a character.
-    const pdf = renderDiploma(fonts, content({ name: 'Ana 王小明' }));
+  it('prints Chinese, Arabic and Hebrew names from the fallback fonts, embedded', async () => {
+    for (const [name, font] of [
+      ['李小龙', 'NotoSansSC-Bold'],
+      ['محمد علي', 'NotoNaskhArabic-Bold'],
+      ['דוד לוי', 'NotoSansHebrew-Bold'],
+    ] as const) {
+      const pdf = await renderDiploma(fonts, content({ name }));
+      const { text } = readBack(pdf);
+      expect(oneLine(text), name).toContain(name);
+      // The name's font is embedded (a cut of it), not taken from the reader's machine.
+      const embedded = fontsOf(pdf).find((f) => f.name.endsWith(`+${font}`));
+      expect(embedded, font).toMatchObject({ isEmbedded: true, isSubset: true });
+    }
+  });
+
+  it('draws every glyph of a fallback font, those of odd length too', async () => {
+    // 龙's outline in Noto Sans SC is 217 bytes: cut carelessly it lost its last byte and
+    // printed as nothing. The name with it has visibly more ink than without it.
+    const without = nameInk(await renderDiploma(fonts, content({ name: '李小' })));
+    const full = nameInk(await renderDiploma(fonts, content({ name: '李小龙' })));
+    expect(without).toBeGreaterThan(100);
+    expect(full).toBeGreaterThan(without * 1.25);
+  });
+
+  it('joins Arabic letters: a letter takes its initial and medial forms, not one shape', async () => {
+    // محمد: the first mim is initial, the second medial; pdf-writer maps both glyphs back to
+    // U+0645 for copying. Drawn letter by letter, one glyph would stand for both.
+    const pdf = await renderDiploma(fonts, content({ name: 'محمد علي' }));
+    const arabicMaps = unicodeMaps(pdf).filter((map) => map.includes('<0645>'));
+    expect(arabicMaps).toHaveLength(1);
+    expect(arabicMaps[0]?.match(/<0645>/g)).toHaveLength(2);
+    // Drawn left to right, the last letter leftmost; read back in reading order.
+    const { text, words } = readBack(pdf);
+    expect(oneLine(text)).toContain('محمد علي');
+    // (poppler's word boxes spell right-to-left words as drawn, left to right).
+    const box = (word: string) =>
+      words.find((w) => w.w === word || [...w.w].reverse().join('') === word);
+    const [first, second] = [box('محمد'), box('علي')];
+    expect(first && second && first.x0 > second.x1).toBe(true);
+  });
+
+  it('keeps a name no font can draw as its text, printed as boxes, not question marks', async () => {
+    // No font shipped draws Hangul: the page shows a box a character.
+    const pdf = await renderDiploma(fonts, content({ name: 'Ana 김민준' }));
     const { text } = readBack(pdf);
-    expect(text).toContain('Ana 王小明');
+    expect(text).toContain('Ana 김민준');
     expect(text).not.toContain('?');
   });
 
-  it('embeds the second cut only where a name needs it', () => {
-    const latin = renderDiploma(fonts, content({ name: 'Ana Țurcanu' }));
-    const greek = renderDiploma(fonts, content({ name: 'Γιώργος' }));
+  it('embeds the second cut only where a name needs it', async () => {
+    const latin = await renderDiploma(fonts, content({ name: 'Ana Țurcanu' }));
+    const greek = await renderDiploma(fonts, content({ name: 'Γιώργος' }));
     expect(latin.toString('latin1')).not.toContain('PDMREX');
     expect(greek.toString('latin1')).toContain('PDMBEX');
   });
 
   for (const kind of ['student', 'teacher'] as const) {
-    it(`fits a 100-character name on the ${kind}'s page, all of it`, () => {
+    it(`fits a 100-character name on the ${kind}'s page, all of it`, async () => {
       const name =
         'Alexandra-Maria-Magdalena Constantinescu-Dumitrescu Popescu-Rădulescu Vasilescu-Georgescu Ionescu';
       const long = `${name}${'x'.repeat(100 - name.length)}`;
       expect([...long]).toHaveLength(100);
       const students = [{ name: long, grade: 9, prize: null }];
-      const pdf = renderDiploma(fonts, content({ kind, name: long, students }));
+      const pdf = await renderDiploma(fonts, content({ kind, name: long, students }));
       const { text, words } = readBack(pdf);
       expect(oneLine(text).replace(/ /g, '')).toContain(long.replace(/ /g, ''));
       // Every word lies inside the page's frame (A4 landscape, 842 points wide, 28 of margin).
@@ -105,7 +189,9 @@ describe('a diploma prints every name', () => {
       }
       // A name without spaces is broken where it must be, and fits too.
       const unbroken = 'Ș'.repeat(100);
-      const solid = readBack(renderDiploma(fonts, content({ kind, name: unbroken, students })));
+      const solid = readBack(
+        await renderDiploma(fonts, content({ kind, name: unbroken, students })),
+      );
       expect(oneLine(solid.text).replace(/ /g, '')).toContain(unbroken);
       for (const word of solid.words) expect(word.x1, word.w).toBeLessThanOrEqual(842 - 28);
     });

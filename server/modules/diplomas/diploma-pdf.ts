@@ -316,7 +316,7 @@ function teacherDiploma(doc: PdfDocument, c: DiplomaContent) {
 }
 
 /** The diploma as a PDF: one A4 landscape page (a teacher's goes on while students remain). */
-export function renderDiploma(fonts: PdfFonts, c: DiplomaContent): Buffer {
+export function renderDiploma(fonts: PdfFonts, c: DiplomaContent): Promise<Buffer> {
   const doc = createPdfDocument(fonts, `Diplomă — ${c.name} — ${c.examName}`);
   if (c.kind === 'teacher') teacherDiploma(doc, c);
   else studentDiploma(doc, c);

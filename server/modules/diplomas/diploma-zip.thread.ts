@@ -42,5 +42,5 @@ function stepAside(activity: BigInt64Array): () => void {
 }
 
 serveThreadTasks<DiplomaZipTask, number, number>(async (task, progress) => ({
-  result: zipDiplomas(await fonts(), task, progress, stepAside(task.activity)),
+  result: await zipDiplomas(await fonts(), task, progress, stepAside(task.activity)),
 }));

@@ -32,12 +32,12 @@ const FLUSH_EVERY = 256 * 1024;
  * flushed before this returns; a failed one is removed. Pure CPU and blocking writes:
  * diploma-jobs.ts runs it on a worker thread (diploma-zip.thread.ts).
  */
-export function zipDiplomas(
+export async function zipDiplomas(
   fonts: PdfFonts,
   task: DiplomaZipTask,
   progress: (done: number) => void,
   afterEach: () => void = () => {},
-): number {
+): Promise<number> {
   const fd = openSync(task.file, 'wx');
   let unflushed = 0;
   const write = (bytes: Buffer) => {
@@ -50,11 +50,11 @@ export function zipDiplomas(
   };
   try {
     const zip = createZipWriter(write, task.modified);
-    task.entries.forEach(({ fileName, content }, i) => {
-      zip.add(fileName, renderDiploma(fonts, content));
+    for (const [i, { fileName, content }] of task.entries.entries()) {
+      zip.add(fileName, await renderDiploma(fonts, content));
       if ((i + 1) % task.progressEvery === 0) progress(i + 1);
       afterEach();
-    });
+    }
     const size = zip.finish();
     fsyncSync(fd);
     closeSync(fd);

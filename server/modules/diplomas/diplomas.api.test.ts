@@ -236,6 +236,7 @@ describe('GET /verify/{code}', () => {
         prize: 'first',
         studentCount: null,
         issuedAt: expect.any(String),
+        replacedAt: null,
         anonymised: false,
       });
       expect(res.body).not.toContain(s.Ana?.email ?? '@');
@@ -580,6 +581,7 @@ describe('printed facts and anonymising (issue 31)', () => {
       prize: null,
       studentCount: null,
       issuedAt: expect.any(String),
+      replacedAt: null,
       anonymised: true,
     });
     expect(check.body).not.toContain('Dan');

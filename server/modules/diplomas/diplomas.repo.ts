@@ -175,17 +175,22 @@ export async function issue(
       from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as f(code text, "phaseId" uuid,
         "userId" uuid, kind text, name text, "examName" text, "editionName" text,
         "phaseName" text, grade int, school text, prize text, "studentCount" int)
-      on conflict (phase_id, user_id) do update set updated_at = diplomas.updated_at
+      on conflict (phase_id, user_id) where replaced_at is null
+        do update set updated_at = diplomas.updated_at
       returning code, phase_id as "phaseId", user_id as "userId", kind, name,
         exam_name as "examName", edition_name as "editionName", phase_name as "phaseName",
         grade, school, prize, student_count as "studentCount", issued_at as "issuedAt",
-        updated_at as "updatedAt", anonymised_at as "anonymisedAt"`);
+        updated_at as "updatedAt", anonymised_at as "anonymisedAt", stale_at as "staleAt",
+        replaced_at as "replacedAt", replaced_by as "replacedBy"`);
+    const dateOf = (d: Date | string | null) => (d ? new Date(d) : null);
     for (const row of rowsOf<IssuedRow>(result)) {
       issued.set(`${row.phaseId}/${row.userId}`, {
         ...row,
         issuedAt: new Date(row.issuedAt),
         updatedAt: new Date(row.updatedAt),
-        anonymisedAt: row.anonymisedAt ? new Date(row.anonymisedAt) : null,
+        anonymisedAt: dateOf(row.anonymisedAt),
+        staleAt: dateOf(row.staleAt),
+        replacedAt: dateOf(row.replacedAt),
       });
     }
   }
@@ -210,7 +215,7 @@ export async function findIssuedTo(db: Db, userId: string): Promise<IssuedRow[]>
     .orderBy(diplomas.issuedAt, diplomas.code);
 }
 
-/** The diplomas of a phase already issued to these people (any kind), by code. */
+/** The diplomas in force of a phase already issued to these people (any kind), by code. */
 export async function findIssuedIn(
   db: Db,
   phaseId: string,
@@ -220,8 +225,93 @@ export async function findIssuedIn(
   return db
     .select({ code: diplomas.code, userId: diplomas.userId, prize: diplomas.prize })
     .from(diplomas)
-    .where(and(eq(diplomas.phaseId, phaseId), inArray(diplomas.userId, [...userIds])))
+    .where(
+      and(
+        eq(diplomas.phaseId, phaseId),
+        inArray(diplomas.userId, [...userIds]),
+        isNull(diplomas.replacedAt),
+      ),
+    )
     .orderBy(diplomas.code);
+}
+
+/**
+ * Flags the diplomas in force of a phase that these students' changed results make out of date:
+ * their own, and their teachers' (which list them with their prizes). Answers how many.
+ */
+export async function markStale(
+  db: Db,
+  phaseId: string,
+  studentIds: readonly string[],
+  now: Date,
+): Promise<number> {
+  if (studentIds.length === 0) return 0;
+  const teachers = db
+    .select({ id: users.teacherRef })
+    .from(users)
+    .where(and(inArray(users.id, [...studentIds]), isNotNull(users.teacherRef)));
+  const rows = await db
+    .update(diplomas)
+    .set({ staleAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(diplomas.phaseId, phaseId),
+        isNull(diplomas.replacedAt),
+        or(
+          and(eq(diplomas.kind, 'student'), inArray(diplomas.userId, [...studentIds])),
+          and(eq(diplomas.kind, 'teacher'), inArray(diplomas.userId, teachers)),
+        ),
+      ),
+    )
+    .returning({ code: diplomas.code });
+  return rows.length;
+}
+
+/** The phase's diplomas in force flagged out of date, by holder's name as printed. */
+export async function findStale(db: Db, phaseId: string): Promise<IssuedRow[]> {
+  return db
+    .select()
+    .from(diplomas)
+    .where(
+      and(eq(diplomas.phaseId, phaseId), isNull(diplomas.replacedAt), isNotNull(diplomas.staleAt)),
+    )
+    .orderBy(diplomas.name, diplomas.code);
+}
+
+/** A person's diploma in force of a phase, locked for its replacement. */
+export async function lockInForce(
+  db: Db,
+  phaseId: string,
+  userId: string,
+): Promise<IssuedRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(diplomas)
+    .where(
+      and(eq(diplomas.phaseId, phaseId), eq(diplomas.userId, userId), isNull(diplomas.replacedAt)),
+    )
+    .for('update');
+  return row;
+}
+
+/** Stamps `old` replaced by a new diploma of `facts` (code `code`), recorded now. */
+export async function replace(
+  db: Db,
+  old: IssuedRow,
+  facts: DiplomaFacts,
+  code: string,
+  now: Date,
+): Promise<IssuedRow> {
+  await db
+    .update(diplomas)
+    .set({ replacedAt: now, replacedBy: code, updatedAt: now })
+    .where(eq(diplomas.code, old.code));
+  const [row] = await db
+    .insert(diplomas)
+    .values({ ...facts, code, issuedAt: now, updatedAt: now })
+    .returning();
+  if (!row) throw new Error('diploma not recorded');
+  return row;
 }
 
 /**

@@ -6,9 +6,13 @@ import {
   DIPLOMA_VERIFY_PER_MINUTE,
   diplomaJobRequestSchema,
   diplomaJobSchema,
+  diplomaPhaseQuerySchema,
+  diplomaReissuedSchema,
+  diplomaReissueRequestSchema,
   diplomaRequestSchema,
   diplomaVerificationSchema,
   myDiplomaSchema,
+  staleDiplomaSchema,
 } from '../../../shared/schemas/diplomas.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
 import type { OriginConfig } from '../../lib/origin.js';
@@ -161,6 +165,44 @@ export function diplomasRoutes(diplomas: DiplomasService, config: OriginConfig) 
           .header('cache-control', 'no-store')
           .send(zip);
       },
+    );
+
+    r.get(
+      '/stale',
+      {
+        schema: {
+          tags: TAGS,
+          summary: "A phase's diplomas to reissue",
+          description:
+            'Diplomas printed before a reopened phase closed again and changed the result they ' +
+            "print (a student's own, or a teacher's listing such a student), by name. The " +
+            "competition's admins and staff; otherwise 403.",
+          querystring: diplomaPhaseQuerySchema,
+          response: { 200: z.array(staleDiplomaSchema) },
+        },
+        preHandler: signedIn,
+      },
+      async (request) => diplomas.listStale(actorOf(request), request.query),
+    );
+
+    r.post(
+      '/reissue',
+      {
+        schema: {
+          errors: ['RESULTS_NOT_FINAL', 'DIPLOMA_NOT_STALE'],
+          tags: TAGS,
+          summary: 'Reissue an out-of-date diploma',
+          description:
+            "Replaces the person's diploma of the phase, flagged out of date, by a new one " +
+            "(new code, today's date and results), audited; the old code's check then says it " +
+            'was replaced. 409 DIPLOMA_NOT_STALE when it is not out of date; 404 without a ' +
+            "diploma in the phase. The competition's admins and staff; otherwise 403.",
+          body: diplomaReissueRequestSchema,
+          response: { 200: diplomaReissuedSchema },
+        },
+        preHandler: signedIn,
+      },
+      async (request) => diplomas.reissue(actorOf(request), request.body),
     );
 
     r.get(

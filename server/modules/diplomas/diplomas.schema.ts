@@ -9,9 +9,14 @@ import { users } from '../users/users.schema.js';
 /**
  * Each diploma issued: its verification code and what it printed, so the public verification
  * page confirms the paper in someone's hands (and shows nothing else about the person). One per
- * person and phase; printing it again prints the same facts, code and date, whatever changed in
- * the profile since. Anonymising the person erases the name and school here and stamps
+ * person and phase in force; printing it again prints the same facts, code and date, whatever
+ * changed in the profile since. Anonymising the person erases the name and school here and stamps
  * `anonymised_at`: the check then confirms only the diploma.
+ *
+ * When a reopened phase closes again and the result a diploma printed changed, `stale_at` flags
+ * it; the organiser reissues it: a new diploma (new code, today's facts), the old one stamped
+ * `replaced_at` and `replaced_by` (the check then says it was replaced). Only one diploma per
+ * person and phase is not replaced.
  */
 export const diplomas = pgTable(
   'diplomas',
@@ -37,8 +42,17 @@ export const diplomas = pgTable(
     updatedAt: tz('updated_at').notNull().defaultNow(),
     /** When the holder was anonymised: name and school erased, the check names nobody. */
     anonymisedAt: tz('anonymised_at'),
+    /** When the phase closed again and the result this diploma printed had changed. */
+    staleAt: tz('stale_at'),
+    /** When a new diploma replaced it, and that one's code. */
+    replacedAt: tz('replaced_at'),
+    replacedBy: text('replaced_by'),
   },
-  (t) => [uniqueIndex('diplomas_phase_user_key').on(t.phaseId, t.userId)],
+  (t) => [
+    uniqueIndex('diplomas_phase_user_key')
+      .on(t.phaseId, t.userId)
+      .where(sql`${t.replacedAt} is null`),
+  ],
 );
 
 /**

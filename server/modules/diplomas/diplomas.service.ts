@@ -3,18 +3,23 @@ import {
   DIPLOMA_JOB_KEEP_HOURS,
   type DiplomaJob,
   type DiplomaJobRequest,
+  type DiplomaPhaseQuery,
+  type DiplomaReissued,
+  type DiplomaReissueRequest,
   type DiplomaRequest,
   type DiplomaVerification,
   type MyDiploma,
+  type StaleDiploma,
 } from '../../../shared/schemas/diplomas.js';
 import type { Db } from '../../db/client.js';
+import { appendAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
-import { findPhasePath, loadExamAccess } from '../exams/index.js';
+import { findPhasePath, loadExamAccess, seesWholeExam } from '../exams/index.js';
 import {
   canonicalCode,
   contentOf,
@@ -152,7 +157,7 @@ export function diplomasService({ db, clock, storage, maxArchiveBytes }: Diploma
         );
         if (!issued) throw notFound('result');
         return {
-          pdf: renderDiploma(fonts, contentOf(issued, origin)),
+          pdf: await renderDiploma(fonts, contentOf(issued, origin)),
           fileName: `diploma-${printedCode(issued.code)}.pdf`,
         };
       }
@@ -169,7 +174,7 @@ export function diplomasService({ db, clock, storage, maxArchiveBytes }: Diploma
       );
       if (!issued) throw notFound('result');
       return {
-        pdf: renderDiploma(fonts, contentOf(issued, origin, students)),
+        pdf: await renderDiploma(fonts, contentOf(issued, origin, students)),
         fileName: `diploma-${printedCode(issued.code)}.pdf`,
       };
     },
@@ -245,8 +250,84 @@ export function diplomasService({ db, clock, storage, maxArchiveBytes }: Diploma
         prize: student ? issued.prize : null,
         studentCount: issued.kind === 'teacher' ? issued.studentCount : null,
         issuedAt: issued.issuedAt.toISOString(),
+        replacedAt: issued.replacedAt?.toISOString() ?? null,
         anonymised: !named,
       };
+    },
+
+    /**
+     * The phase's diplomas in force flagged out of date: printed before the phase, reopened,
+     * closed again with a changed result for the student (theirs, or a teacher's listing them).
+     * The competition's admins and staff; 403 otherwise.
+     */
+    async listStale(actor: Actor, query: DiplomaPhaseQuery): Promise<StaleDiploma[]> {
+      const path = await requirePath(query);
+      const access = await loadExamAccess(db, actor, path.exam.id);
+      if (!seesWholeExam(access)) throw forbidden();
+      const rows = await repo.findStale(db, path.phase.id);
+      return rows.map((r) => ({
+        code: printedCode(r.code),
+        userId: r.userId,
+        kind: r.kind,
+        name: r.name,
+        prize: r.prize,
+        issuedAt: r.issuedAt.toISOString(),
+        staleAt: (r.staleAt ?? r.updatedAt).toISOString(),
+      }));
+    },
+
+    /**
+     * Replaces a person's out-of-date diploma of a closed phase by a new one printing today's
+     * results (new code and date), audited; the old one stays recorded as printed, stamped
+     * replaced. 409 DIPLOMA_NOT_STALE for a diploma in force that is not out of date, 404 when
+     * the person has none in the phase (or no result any more), 403 as `listStale`.
+     */
+    async reissue(actor: Actor, request: DiplomaReissueRequest): Promise<DiplomaReissued> {
+      const path = await requirePath(request);
+      const access = await loadExamAccess(db, actor, path.exam.id);
+      if (!seesWholeExam(access)) throw forbidden();
+      if (path.phase.state !== 'closed') throw resultsNotFinal();
+      const names = namesOf(path);
+      return db.transaction(async (tx) => {
+        const old = await repo.lockInForce(tx, path.phase.id, request.userId);
+        if (!old) throw notFound('diploma');
+        if (!old.staleAt) {
+          throw new AppError('DIPLOMA_NOT_STALE', 'The result this diploma printed is unchanged');
+        }
+        let facts: repo.DiplomaFacts;
+        if (old.kind === 'student') {
+          const [entry] = await repo.findEntries(tx, path.phase.id, path.edition.id, {
+            studentIds: [request.userId],
+          });
+          if (!entry) throw notFound('result');
+          facts = studentFacts(names, entry);
+        } else {
+          const [teacher] = await repo.findTeachers(tx, [request.userId]);
+          const students = await repo.findEntries(tx, path.phase.id, path.edition.id, {
+            teacherId: request.userId,
+          });
+          if (!teacher || students.length === 0) throw notFound('result');
+          facts = teacherFacts(names, teacher, students);
+        }
+        const now = clock.now();
+        const fresh = await repo.replace(tx, old, facts, newDiplomaCode(), now);
+        await appendAudit(tx, {
+          actorId: actor.id,
+          action: 'diploma.reissue',
+          entityType: 'diploma',
+          entityId: fresh.code,
+          before: { code: old.code, prize: old.prize, issuedAt: old.issuedAt },
+          after: { code: fresh.code, prize: fresh.prize, replaces: old.code },
+        });
+        return {
+          code: printedCode(fresh.code),
+          replaces: printedCode(old.code),
+          userId: fresh.userId,
+          kind: fresh.kind,
+          prize: fresh.prize,
+          issuedAt: fresh.issuedAt.toISOString(),
+        };
+      });
     },
 
     /**

@@ -61,11 +61,15 @@ export type PhasesDeps = {
     actorId: string,
     at: Date,
   ) => Promise<StandingChange[]>;
-  /** The diplomas of the phase already printed for these students (the diplomas module's). */
+  /**
+   * The diplomas of the phase already printed for these students, flagged out of date at `at`
+   * (the diplomas module's).
+   */
   findChangedDiplomas: (
     tx: Db,
     phaseId: string,
     studentIds: readonly string[],
+    at: Date,
   ) => Promise<AffectedDiploma[]>;
 };
 
@@ -314,6 +318,7 @@ export function phasesService({
           tx,
           phaseId,
           changes.map((c) => c.studentId),
+          now,
         );
         const closed = await repo.updatePhase(tx, phaseId, {
           state: 'closed',

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  AdminDecisionPhase,
   AppealDetail,
   ContestationEntry,
   MarkerPhase,
@@ -558,6 +559,22 @@ describe('an appeal fewer than two teachers are free to re-mark', () => {
     expect(waiting?.canMediate).toBe(true);
     // Not the question's mediator's: the admins decide what no re-marking can settle.
     expect(await mediationsOf(w.mediator, 'appeals')).toEqual({ listed: 0, counted: 0, badge: 0 });
+    // The exam admins' menu counts it as waiting for them; nobody else's does.
+    const decisions = async (who: Signed) =>
+      ok<AdminDecisionPhase[]>(await w.call('GET', '/test-review/admin-decisions', who.headers));
+    const waitingForAdmin = (await decisions(w.examAdmin)).find((p) => p.phaseId === w.hybrid.id);
+    expect(waitingForAdmin).toMatchObject({
+      examId: w.exam.id,
+      editionId: w.edition.id,
+      phaseName: w.hybrid.name,
+    });
+    const before = waitingForAdmin?.appeals ?? 0;
+    expect(before).toBeGreaterThanOrEqual(1);
+    expect(await decisions(w.mediator)).toEqual([]);
+    expect(await decisions(w.staff)).toEqual([]);
+    expect((await w.call('GET', '/test-review/admin-decisions', w.bogdan.headers)).statusCode).toBe(
+      403,
+    );
 
     const refused = await w.call(
       'PUT',
@@ -585,6 +602,8 @@ describe('an appeal fewer than two teachers are free to re-mark', () => {
       finalScore: 8,
       waitsForMarkers: false,
     });
+    const after = (await decisions(w.examAdmin)).find((p) => p.phaseId === w.hybrid.id);
+    expect(after?.appeals ?? 0).toBe(before - 1);
     ok(await w.call('POST', teachersUrl, w.examAdmin.headers, body));
   });
 });

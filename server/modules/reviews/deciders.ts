@@ -54,6 +54,21 @@ export async function conflictedAmong(tx: Db, studentId: string, teacherIds: rea
   return conflictsOf(teams.get(studentId), codes, teacherIds);
 }
 
+/** Of these students, those whose answers the conflict rule keeps from the teacher. */
+export async function conflictedStudents(
+  tx: Db,
+  teacherId: string,
+  studentIds: readonly string[],
+): Promise<Set<string>> {
+  const unique = [...new Set(studentIds)];
+  if (unique.length === 0) return new Set();
+  const codes = await repo.findTeacherCodes(tx, [teacherId]);
+  const teams = await repo.findStudentTeams(tx, unique);
+  return new Set(
+    unique.filter((id) => conflictsOf(teams.get(id), codes, [teacherId]).has(teacherId)),
+  );
+}
+
 /** For each row, who decides it; `people` are checked for conflicts too (the caller). */
 export async function decidingOf(
   tx: Db,

@@ -1,4 +1,5 @@
 import {
+  type AdminDecisionPhase,
   type HistoryEvent,
   type MarkerPhase,
   type MarkInput,
@@ -11,7 +12,7 @@ import {
 import type { Actor } from '../../lib/auth-guard.js';
 import type { PhaseIds } from '../../lib/route-params.js';
 import { DEFAULT_LIMIT, parseJson, type ReviewsContext } from './context.js';
-import { decidableBy, listedByDeciding } from './deciders.js';
+import { conflictedStudents, decidableBy, listedByDeciding } from './deciders.js';
 import { markingMaterial } from './material.js';
 import * as repo from './reviews.repo.js';
 import { markingFlow, REVIEW_ROUND } from './rounds.js';
@@ -38,6 +39,21 @@ export function marking(ctx: ReviewsContext) {
         );
       const mediations = perPhase(await decidableBy(db, asked.entries, viewer));
       const appealMediations = perPhase(await decidableBy(db, asked.appeals, viewer));
+      // Marks count while the teacher may still give them: not for a student who named them
+      // (or their team) coordinator after they were assigned, as saving such a mark refuses.
+      const open = await repo.findOpenMarksOf(db, actor.id);
+      const barred = await conflictedStudents(
+        db,
+        actor.id,
+        open.map((m) => m.student_id),
+      );
+      const counting = open.filter((m) => !barred.has(m.student_id));
+      const reviews = perPhase(
+        counting.filter((m) => m.round === 'review').map((m) => ({ phaseId: m.phase_id })),
+      );
+      const appeals = perPhase(
+        counting.filter((m) => m.round === 'appeal').map((m) => ({ phaseId: m.phase_id })),
+      );
       return rows.map((r) => ({
         examId: r.exam_id,
         examName: r.exam_name,
@@ -52,12 +68,35 @@ export function marking(ctx: ReviewsContext) {
           ...(r.is_mediator ? (['mediator'] as const) : []),
         ],
         open: {
-          reviews: Number(r.open_reviews),
+          reviews: reviews.get(r.phase_id) ?? 0,
           mediations: mediations.get(r.phase_id) ?? 0,
-          appeals: Number(r.open_appeals),
+          appeals: appeals.get(r.phase_id) ?? 0,
           appealMediations: appealMediations.get(r.phase_id) ?? 0,
         },
       }));
+    },
+
+    /**
+     * Where appeals wait for the caller as an exam admin (the menu's badge): per phase, the
+     * appeals the rules give to the exam's admins and let the caller decide.
+     */
+    async adminDecisions(actor: Actor): Promise<AdminDecisionPhase[]> {
+      const asked = await repo.findAppealsAskedOfAdmin(db, actor.id, actor.type === 'admin');
+      const viewer = { id: actor.id, whole: true, manage: true };
+      const perPhase = new Map<string, AdminDecisionPhase>();
+      for (const r of await decidableBy(db, asked, viewer)) {
+        const phase = perPhase.get(r.phaseId) ?? {
+          examId: r.examId,
+          examName: r.examName,
+          editionId: r.editionId,
+          phaseId: r.phaseId,
+          phaseName: r.phaseName,
+          appeals: 0,
+        };
+        phase.appeals += 1;
+        perPhase.set(r.phaseId, phase);
+      }
+      return [...perPhase.values()];
     },
 
     /** The phase as the marking screens show it, and what the caller may do there. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarkerPhase, ReviewEntry, ReviewScope } from '../../../shared/schemas/reviews.js';
-import { reviewEntries, reviewMarks } from '../../db/schema.js';
+import { reviewEntries, reviewMarks, users } from '../../db/schema.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { fixedClock, type Signed } from '../../test/competition.js';
 import { reviewWorld } from './reviews.fixtures.js';
@@ -113,6 +113,32 @@ describe('GET /test-review/my-phases', () => {
       appeals: 0,
       appealMediations: 0,
     });
+  });
+
+  it('does not count a mark its teacher is barred from since assignment', async () => {
+    // Bogdan names one of his markers as his coordinator after the marks were drawn: that
+    // marker may no longer mark his answer (saving it is refused), so it is not open work.
+    const { rows } = await assignments();
+    const entryId = rows.find((r) => r.student === w.bogdan.id)?.entry ?? '';
+    const x = signedOf(rows.find((r) => r.entry === entryId)?.reviewer ?? '');
+    const before = (await myPhases(x))[0]?.open.reviews ?? 0;
+    expect(before).toBeGreaterThan(0);
+    await t.database.db.update(users).set({ teacherRef: x.id }).where(eq(users.id, w.bogdan.id));
+    try {
+      expect((await myPhases(x))[0]?.open.reviews).toBe(before - 1);
+      const refused = await w.call('PUT', `${hybridBase()}/reviews/${entryId}`, x.headers, {
+        reviewerScore: 5,
+      });
+      expect((refused.json() as { error?: { code?: string } }).error?.code).toBe(
+        'CONFLICT_OF_INTEREST',
+      );
+    } finally {
+      await t.database.db
+        .update(users)
+        .set({ teacherRef: w.otherTeacher.id })
+        .where(eq(users.id, w.bogdan.id));
+    }
+    expect((await myPhases(x))[0]?.open.reviews).toBe(before);
   });
 
   it('leads a reviewer who is no one in the competition to their own entries only', async () => {

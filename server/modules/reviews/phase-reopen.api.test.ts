@@ -1,6 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  DiplomaReissued,
+  DiplomaVerification,
+  StaleDiploma,
+} from '../../../shared/schemas/diplomas.js';
 import type { PhaseClosed, PhaseReopenResult } from '../../../shared/schemas/phase-reopen.js';
 import type { ContestationEntry } from '../../../shared/schemas/reviews.js';
 import {
@@ -51,6 +56,9 @@ const reopen = (phaseId: string, who: Signed, body: unknown) =>
 const finish = () =>
   w.call('PUT', `${phaseUrl(w.hybrid.id)}/finish`, w.examAdmin.headers, { lastPhase: true });
 const base = () => w.reviewBase(w.hybrid.id);
+const phaseIds = () => ({ examId: w.exam.id, editionId: w.edition.id, phaseId: w.hybrid.id });
+const staleUrl = () => `/diploma-generator/stale?${new URLSearchParams(phaseIds())}`;
+const verify = (code: string) => w.call('GET', `/diploma-generator/verify/${code}`, {});
 const signedOf = (id: string) => [w.r1, w.r2, w.r3, w.r4].find((p) => p.id === id) as Signed;
 const markersOf = async (parentId: string) =>
   (await t.database.db.select().from(reviewMarks).where(eq(reviewMarks.parentId, parentId)))
@@ -110,6 +118,12 @@ describe('the hybrid phase, marked and awarded', () => {
       userId: w.carmen.id,
     });
     expect(diploma.statusCode, diploma.body).toBe(200);
+    // And her teacher's, which lists her with that prize.
+    const teachers = await w.call('POST', '/diploma-generator/diplomas', w.examAdmin.headers, {
+      ...phaseIds(),
+      userId: w.otherTeacher.id,
+    });
+    expect(teachers.statusCode, teachers.body).toBe(200);
   });
 });
 
@@ -228,6 +242,90 @@ describe('closing a reopened phase again', () => {
     expect(mails.map((m) => m.userId).sort()).toEqual([w.ana.id, w.bogdan.id, w.carmen.id].sort());
     const again = ok<PhaseClosed>(await finish());
     expect(again.changes).toEqual([]);
+  });
+});
+
+describe('diplomas printed before the result changed', () => {
+  it('are flagged for the organisers; a reissue replaces them, and the old code says so', async () => {
+    const [printed] = await t.database.db
+      .select()
+      .from(diplomas)
+      .where(eq(diplomas.userId, w.carmen.id));
+    if (!printed) throw new Error('no diploma');
+    const oldCode = `${printed.code.slice(0, 4)}-${printed.code.slice(4, 8)}-${printed.code.slice(8)}`;
+    // Carmen's own diploma and her teacher's (listing her Premiul III) are flagged; Ana's and
+    // Bogdan's results changed too, but nothing of theirs was printed.
+    const stale = ok<StaleDiploma[]>(await w.call('GET', staleUrl(), w.examAdmin.headers));
+    expect(stale.map((d) => [d.userId, d.kind, d.prize])).toEqual(
+      expect.arrayContaining([
+        [w.carmen.id, 'student', 'third'],
+        [w.otherTeacher.id, 'teacher', null],
+      ]),
+    );
+    expect(stale).toHaveLength(2);
+    expect(stale.find((d) => d.kind === 'student')?.code).toBe(oldCode);
+    // Only those who see the whole competition see the list and reissue.
+    for (const who of [w.carmen, w.otherTeacher, w.r1]) {
+      expect((await w.call('GET', staleUrl(), who.headers)).statusCode).toBe(403);
+      const res = await w.call('POST', '/diploma-generator/reissue', who.headers, {
+        ...phaseIds(),
+        userId: w.carmen.id,
+      });
+      expect(res.statusCode).toBe(403);
+    }
+    expect(ok<DiplomaVerification>(await verify(oldCode)).replacedAt).toBeNull();
+
+    const reissued = ok<DiplomaReissued>(
+      await w.call('POST', '/diploma-generator/reissue', w.examAdmin.headers, {
+        ...phaseIds(),
+        userId: w.carmen.id,
+      }),
+    );
+    expect(reissued).toMatchObject({ replaces: oldCode, userId: w.carmen.id, prize: 'first' });
+    expect(reissued.code).not.toBe(oldCode);
+    // The old code is still confirmed as printed, and says it was replaced.
+    const old = ok<DiplomaVerification>(await verify(oldCode));
+    expect(old).toMatchObject({ prize: 'third', replacedAt: '2026-11-24T09:00:00.000Z' });
+    const fresh = ok<DiplomaVerification>(await verify(reissued.code));
+    expect(fresh).toMatchObject({ prize: 'first', replacedAt: null });
+    // Printing Carmen's diploma now prints the new one.
+    const pdf = await w.call('POST', '/diploma-generator/diplomas', w.carmen.headers, {
+      ...phaseIds(),
+      userId: w.carmen.id,
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-disposition']).toContain(`diploma-${reissued.code}.pdf`);
+    const [audit] = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'diploma.reissue'));
+    expect(audit).toMatchObject({
+      actorId: w.examAdmin.id,
+      before: { code: printed.code, prize: 'third' },
+      after: { prize: 'first', replaces: printed.code },
+    });
+    const left = ok<StaleDiploma[]>(await w.call('GET', staleUrl(), w.examAdmin.headers));
+    expect(left.map((d) => d.userId)).toEqual([w.otherTeacher.id]);
+
+    // Reissuing a diploma in force that is not out of date, or one never printed: refused,
+    // nothing changes.
+    const rows = (await t.database.db.select().from(diplomas)).length;
+    const again = await w.call('POST', '/diploma-generator/reissue', w.examAdmin.headers, {
+      ...phaseIds(),
+      userId: w.carmen.id,
+    });
+    expect([again.statusCode, codeOf(again)]).toEqual([409, 'DIPLOMA_NOT_STALE']);
+    const none = await w.call('POST', '/diploma-generator/reissue', w.examAdmin.headers, {
+      ...phaseIds(),
+      userId: w.ana.id,
+    });
+    expect(none.statusCode).toBe(404);
+    const bad = await w.call('POST', '/diploma-generator/reissue', w.examAdmin.headers, {
+      ...phaseIds(),
+      userId: 'nu-e-un-id',
+    });
+    expect([bad.statusCode, codeOf(bad)]).toEqual([400, 'VALIDATION_FAILED']);
+    expect((await t.database.db.select().from(diplomas)).length).toBe(rows);
   });
 });
 

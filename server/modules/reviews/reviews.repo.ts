@@ -6,6 +6,7 @@ import {
   auditEvents,
   editions,
   exams,
+  examTeachers,
   files,
   phases,
   questionReviewers,
@@ -55,8 +56,6 @@ export type MarkerPhaseRow = {
   review_started: boolean;
   is_reviewer: boolean;
   is_mediator: boolean;
-  open_reviews: number;
-  open_appeals: number;
 };
 
 /**
@@ -99,16 +98,7 @@ export async function findMarkerPhases(db: Db, teacherId: string): Promise<Marke
     )
     select ex.id as exam_id, ex.name as exam_name, ed.id as edition_id, ed.name as edition_name,
       p.id as phase_id, p.name as phase_name, p.type as phase_type,
-      p.review_started, pp.grades as is_reviewer, pp.mediates as is_mediator,
-      (select count(*)::int from ${reviewMarks} m join ${reviewEntries} e on e.id = m.parent_id
-        where e.phase_id = p.id and m.round = 'review' and m.reviewer_id = ${teacherId}
-          and m.score is null and e.status = 'marking'
-          and not exists (select 1 from ${reviewAppeals} a where a.entry_id = e.id))
-        as open_reviews,
-      (select count(*)::int from ${reviewMarks} m join ${reviewAppeals} a on a.id = m.parent_id
-        where a.phase_id = p.id and m.round = 'appeal' and m.reviewer_id = ${teacherId}
-          and m.score is null and a.kind = 'remark' and a.status = 'pending')
-        as open_appeals
+      p.review_started, pp.grades as is_reviewer, pp.mediates as is_mediator
     from per_phase pp
     join ${phases} p on p.id = pp.phase_id
     join ${editions} ed on ed.id = p.edition_id
@@ -116,6 +106,65 @@ export async function findMarkerPhases(db: Db, teacherId: string): Promise<Marke
     where p.deleted_at is null and ed.deleted_at is null and ex.deleted_at is null
     order by p.start_date desc, p.id`);
   return rowsOf<MarkerPhaseRow>(result);
+}
+
+/**
+ * The teacher's marks still to give, by phase and student: first-round marks of entries being
+ * marked (not appealed) and re-marks of pending remark appeals. Whether each still counts (the
+ * conflict rule, for a marker the student named coordinator after assignment) is the caller's.
+ */
+export async function findOpenMarksOf(
+  db: Db,
+  teacherId: string,
+): Promise<{ phase_id: string; student_id: string; round: 'review' | 'appeal' }[]> {
+  const result = await db.execute(sql`
+    select e.phase_id, e.student_id, 'review' as round
+    from ${reviewMarks} m join ${reviewEntries} e on e.id = m.parent_id
+    where m.round = 'review' and m.reviewer_id = ${teacherId} and m.score is null
+      and e.status = 'marking'
+      and not exists (select 1 from ${reviewAppeals} a where a.entry_id = e.id)
+    union all
+    select a.phase_id, a.student_id, 'appeal' as round
+    from ${reviewMarks} m join ${reviewAppeals} a on a.id = m.parent_id
+    where m.round = 'appeal' and m.reviewer_id = ${teacherId} and m.score is null
+      and a.kind = 'remark' and a.status = 'pending'`);
+  return rowsOf(result);
+}
+
+/**
+ * Remark appeals waiting for a decision (marks too far apart, or short of re-markers) in the
+ * live phases of the competitions `adminId` administers (every competition when `allExams`),
+ * with their phase's names: those the exam's admins may be asked to decide, before deciders.ts
+ * says whether this one may.
+ */
+export async function findAppealsAskedOfAdmin(db: Db, adminId: string, allExams: boolean) {
+  const result = await db.execute(sql`
+    select a.id, a.item_id as "itemId", a.student_id as "studentId", a.entry_id as "entryId",
+      p.id as "phaseId", p.name as "phaseName", ed.id as "editionId", ex.id as "examId",
+      ex.name as "examName"
+    from ${reviewAppeals} a
+    join ${phases} p on p.id = a.phase_id
+    join ${editions} ed on ed.id = p.edition_id
+    join ${exams} ex on ex.id = ed.exam_id
+    where a.kind = 'remark'
+      and (a.status = 'needs_mediation' or (a.status = 'pending'
+        and (select count(*) from ${reviewMarks} m where m.parent_id = a.id
+          and m.round = 'appeal') < 2))
+      and p.deleted_at is null and ed.deleted_at is null and ex.deleted_at is null
+      and (${allExams} or exists (select 1 from ${examTeachers} et
+        where et.exam_id = ex.id and et.teacher_id = ${adminId} and et.role = 'admin'))
+    order by p.start_date desc, p.id`);
+  return rowsOf<{
+    id: string;
+    itemId: string;
+    studentId: string;
+    entryId: string;
+    phaseId: string;
+    phaseName: string;
+    editionId: string;
+    examId: string;
+    examName: string;
+  }>(result);
 }
 
 /**

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   APPEAL_LIST_TYPES,
   APPEAL_STATUSES,
+  adminDecisionPhaseSchema,
   appealDecisionInputSchema,
   appealDetailSchema,
   appealInputSchema,
@@ -127,6 +128,23 @@ export function reviewsRoutes(reviews: ReviewsService) {
         preHandler: markers,
       },
       async (request) => reviews.myPhases(actorOf(request)),
+    );
+    r.get(
+      '/admin-decisions',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Appeals waiting for me as an exam admin',
+          description:
+            'Teachers and platform admins: per phase of the competitions they administer (all, ' +
+            "for a platform admin), the appeals the exam's admins decide (short of re-markers, " +
+            "or the question's mediator barred) that the rules let the caller decide. Phases " +
+            'with none are left out; empty for a teacher who administers nothing.',
+          response: { 200: z.array(adminDecisionPhaseSchema) },
+        },
+        preHandler: markers,
+      },
+      async (request) => reviews.adminDecisions(actorOf(request)),
     );
     r.get(
       `${BASE}/scope`,

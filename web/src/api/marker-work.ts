@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { MarkerPhase } from '../../../shared/schemas/reviews.js';
+import type { AdminDecisionPhase, MarkerPhase } from '../../../shared/schemas/reviews.js';
 import { api } from './client.js';
 
 /**
@@ -31,4 +31,24 @@ export function useMarkerWork(canMark: boolean) {
       0,
     );
   return { marks: canMark && phases.length > 0, waiting };
+}
+
+/** Under the marking root, so that a decision saved anywhere refreshes the count too. */
+export const adminDecisionsKey = ['reviews', 'admin-decisions'] as const;
+
+/**
+ * How many appeals wait for the signed-in user as an exam admin (GET
+ * /test-review/admin-decisions): those short of re-markers, or whose mediator is barred, that
+ * the rules let them decide. The menu shows it on "Competitions". Asked only for those who may
+ * administer a competition (teachers and admins).
+ */
+export function useAdminDecisions(enabled: boolean) {
+  const phases =
+    useQuery({
+      queryKey: adminDecisionsKey,
+      queryFn: () => api<AdminDecisionPhase[]>('/test-review/admin-decisions'),
+      enabled,
+      staleTime: 60_000,
+    }).data ?? [];
+  return phases.reduce((n, p) => n + p.appeals, 0);
 }

@@ -6,7 +6,7 @@ import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { BOXED_MAX_WIDTH } from '../../../../shared/constants.js';
-import { useMarkerWork } from '../../api/marker-work.js';
+import { useAdminDecisions, useMarkerWork } from '../../api/marker-work.js';
 import { LoadingScreen } from '../../components/LoadingScreen.js';
 import { useAuth } from '../../lib/auth.js';
 import { flatPages, NAVIGATION, visibleNavigation } from '../navigation.js';
@@ -34,10 +34,18 @@ export function AppLayout() {
   // An inactive account sees only what it can use (help, and its layout settings).
   const role = user?.state === 'active' ? user.type : undefined;
   // "To mark" for teachers who grade or mediate somewhere (asked of the server once).
-  const { marks } = useMarkerWork(
-    role === 'admin' || (role === 'teacher' && user?.registered === true),
-  );
+  const mayMark = role === 'admin' || (role === 'teacher' && user?.registered === true);
+  const { marks, waiting } = useMarkerWork(mayMark);
+  // Appeals only the exam's admins can decide, counted on "Competitions" for those admins.
+  const adminAppeals = useAdminDecisions(mayMark);
   const items = useMemo(() => visibleNavigation(role, NAVIGATION, { marks }), [role, marks]);
+  const badges = useMemo(
+    () => ({
+      'to-mark': { count: waiting, label: t('nav.badges.toMark', { count: waiting }) },
+      exams: { count: adminAppeals, label: t('nav.badges.adminAppeals', { count: adminAppeals }) },
+    }),
+    [t, waiting, adminAppeals],
+  );
   const pages = useMemo(() => flatPages(items), [items]);
 
   return (
@@ -55,6 +63,7 @@ export function AppLayout() {
       </Box>
       <Sidebar
         items={items}
+        badges={badges}
         folded={settings.folded}
         onToggleFold={() => update({ folded: !settings.folded })}
         mobile={mobile}

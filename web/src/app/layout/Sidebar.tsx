@@ -29,8 +29,22 @@ import { PERSONAL_DATA_URL, TERMS_URL } from '../links.js';
 import { currentPage, flatPages, type NavItem } from '../navigation.js';
 import { NavIcon } from './icons.js';
 
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
+/** A count shown on a menu entry's icon, and what it counts (read with the entry's name). */
+export type NavBadge = { count: number; label: string };
+
 type Props = {
   items: NavItem[];
+  /** Counts by menu entry id (what waits for the user there); none or 0: no badge. */
+  badges?: Readonly<Record<string, NavBadge>>;
   folded: boolean;
   onToggleFold(): void;
   mobile: boolean;
@@ -40,12 +54,14 @@ type Props = {
 
 function NavEntry({
   item,
+  badges,
   folded,
   depth,
   currentId,
   onNavigate,
 }: {
   item: NavItem;
+  badges: Readonly<Record<string, NavBadge>> | undefined;
   folded: boolean;
   depth: number;
   /** The menu page the user is on (navigation.ts `currentPage`). */
@@ -76,6 +92,7 @@ function NavEntry({
               <NavEntry
                 key={child.id}
                 item={child}
+                badges={badges}
                 folded={folded}
                 depth={depth + 1}
                 currentId={currentId}
@@ -88,6 +105,8 @@ function NavEntry({
     );
   }
 
+  const badge = badges?.[item.id];
+  const counted = badge && badge.count > 0 ? badge : undefined;
   return (
     <ListItem disablePadding>
       <ListItemButton
@@ -95,7 +114,7 @@ function NavEntry({
         to={item.path ?? '/'}
         selected={item.id === currentId}
         onClick={onNavigate}
-        sx={{ pl: folded ? 2.5 : 2 + depth * 2 }}
+        sx={{ pl: folded ? 2.5 : 2 + depth * 2, position: 'relative' }}
       >
         <Tooltip title={folded ? title : ''} placement="right">
           <ListItemIcon sx={{ minWidth: 40 }}>
@@ -103,6 +122,33 @@ function NavEntry({
           </ListItemIcon>
         </Tooltip>
         {!folded && <ListItemText primary={title} />}
+        {counted && (
+          // After the title, so the link reads "To mark 3 papers wait for you"; drawn on the icon.
+          <Box
+            component="span"
+            data-testid={`nav-badge-${item.id}`}
+            sx={{
+              position: 'absolute',
+              top: 2,
+              left: (theme) => theme.spacing(folded ? 4 : 3.75 + depth * 2),
+              minWidth: 18,
+              height: 18,
+              px: 0.5,
+              borderRadius: 9,
+              bgcolor: 'error.main',
+              color: 'error.contrastText',
+              fontSize: 11,
+              fontWeight: 600,
+              lineHeight: '18px',
+              textAlign: 'center',
+            }}
+          >
+            {counted.count > 99 ? '99+' : counted.count}
+            <Box component="span" sx={VISUALLY_HIDDEN}>
+              {` ${counted.label}`}
+            </Box>
+          </Box>
+        )}
       </ListItemButton>
     </ListItem>
   );
@@ -110,6 +156,7 @@ function NavEntry({
 
 function SidebarContent({
   items,
+  badges,
   folded,
   onToggleFold,
   mobile,
@@ -195,6 +242,7 @@ function SidebarContent({
             <NavEntry
               key={item.id}
               item={item}
+              badges={badges}
               folded={folded}
               depth={0}
               currentId={currentId}

@@ -1,5 +1,6 @@
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import HelpOutline from '@mui/icons-material/HelpOutline';
+import History from '@mui/icons-material/History';
 import { Alert, Box, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -74,15 +75,25 @@ function Verification({ code }: { code: string }) {
     ]);
   }
   rows.push([t('diplomas.verify.issuedAt'), issued], [t('diplomas.verify.code'), d.code]);
+  const replaced = d.replacedAt
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(d.replacedAt))
+    : null;
   return (
     <Paper sx={{ p: 3 }}>
       <Stack spacing={2}>
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-          <CheckCircle color="success" fontSize="large" />
+          {replaced ? (
+            <History color="warning" fontSize="large" />
+          ) : (
+            <CheckCircle color="success" fontSize="large" />
+          )}
           <Typography variant="h5" component="h1">
-            {t('diplomas.verify.title')}
+            {replaced ? t('diplomas.verify.replacedTitle') : t('diplomas.verify.title')}
           </Typography>
         </Box>
+        {replaced && (
+          <Alert severity="warning">{t('diplomas.verify.replaced', { date: replaced })}</Alert>
+        )}
         <Typography color="text.secondary">
           {d.anonymised ? t('diplomas.verify.introAnonymised') : t('diplomas.verify.intro')}
         </Typography>

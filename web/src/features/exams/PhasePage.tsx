@@ -14,6 +14,7 @@ import { Link, useParams } from 'react-router';
 import type { Edition, Exam, Phase } from '../../../../shared/schemas/exams.js';
 import type { PhaseClosed } from '../../../../shared/schemas/phase-reopen.js';
 import { DiplomaZipPanel } from '../../components/diplomas/DiplomaZipPanel.js';
+import { StaleDiplomasPanel } from '../../components/diplomas/StaleDiplomasPanel.js';
 import { ConfirmDialog } from '../../components/list/ConfirmDialog.js';
 import { CloseChangesDialog } from '../../components/phase/CloseChangesDialog.js';
 import { useFinishPhase } from './api/finish-phase.js';
@@ -243,6 +244,7 @@ function PhaseDetail({ exam, edition, phase, reviewSection }: DetailProps) {
       </Paper>
       {reviewSection}
       <PhaseStudents exam={exam} phase={phase} />
+      {canSetResults(exam) && <StaleDiplomasPanel ids={ids} isClosed={!isOpen} />}
       {canSetResults(exam) && <DiplomaZipPanel ids={ids} isClosed={!isOpen} />}
       {exam.myRole === 'coordinator' && (
         <Box>
