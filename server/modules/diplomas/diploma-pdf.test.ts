@@ -199,9 +199,9 @@ describe('a diploma prints every name', () => {
 });
 
 describe('a diploma names the edition once', () => {
-  it('does not print "ediția Ediția" for an edition named "Ediția 2026–2027"', () => {
+  it('does not print "ediția Ediția" for an edition named "Ediția 2026–2027"', async () => {
     for (const kind of ['student', 'teacher'] as const) {
-      const pdf = renderDiploma(
+      const pdf = await renderDiploma(
         fonts,
         content({
           kind,
