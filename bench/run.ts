@@ -115,6 +115,12 @@ if (process.argv[2] === 'first-load') {
   process.exit(await firstLoadCli(process.argv.slice(3)));
 }
 
+// zip and unhint compare the hand-written file formats with libraries (bench/formats-bench.ts).
+if (['zip', 'unhint'].includes(process.argv[2] ?? '')) {
+  const { formatsBenchCli } = await import('./formats-bench.js');
+  process.exit(await formatsBenchCli(process.argv[2] ?? '', process.argv.slice(3)));
+}
+
 // fuzz sends thousands of hostile requests per operation and takes its own options.
 if (process.argv[2] === 'fuzz') {
   const { fuzzCli } = await import('./fuzz.js');
@@ -132,7 +138,7 @@ const name = positionals[0] ?? 'api-baseline';
 const bench = BENCHMARKS[name];
 if (!bench) {
   console.error(
-    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'db-outage', 'first-load', 'fuzz', 'rankings', 'export', 'diplomas'].join(', ')}`,
+    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'db-outage', 'first-load', 'fuzz', 'rankings', 'export', 'diplomas', 'zip', 'unhint'].join(', ')}`,
   );
   process.exit(2);
 }

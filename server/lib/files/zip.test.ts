@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip, createZipWriter } from './zip.js';
 
 /** Reads the central directory back: what any unzip tool relies on. */
@@ -77,5 +81,68 @@ describe('createZipWriter', () => {
     const back = readZip(archive);
     expect(back.map((e) => e.name)).toEqual(['Ana Țurcanu - 7K3M.pdf', 'profesori/Ion Pop.pdf']);
     expect(back[1]?.data.toString()).toBe('%PDF-');
+  });
+});
+
+describe('an archive past the classic limits (ZIP64)', () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(path.join(tmpdir(), 'zip64-'));
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** Python's zipfile: the entries it lists, and the named entry's bytes (checksum checked). */
+  const python = (file: string, name: string) =>
+    JSON.parse(
+      execFileSync(
+        'python3',
+        [
+          '-c',
+          'import json, sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\n' +
+            'print(json.dumps([len(z.infolist()), z.read(sys.argv[2]).decode()]))',
+          file,
+          name,
+        ],
+        { encoding: 'utf8' },
+      ),
+    ) as [number, string];
+
+  it('holds more than 65,535 entries, and other readers find every one', () => {
+    const parts: Buffer[] = [];
+    const zip = createZipWriter((bytes) => parts.push(bytes));
+    for (let i = 0; i < 70_000; i += 1) zip.add(`e${i}.txt`, Buffer.from(`entry ${i}`));
+    const size = zip.finish();
+    const file = path.join(scratch, 'many.zip');
+    writeFileSync(file, Buffer.concat(parts));
+    expect(Buffer.concat(parts).length).toBe(size);
+    expect(python(file, 'e69999.txt')).toEqual([70_000, 'entry 69999']);
+    // Info-ZIP tests every entry's checksum.
+    expect(execFileSync('unzip', ['-tq', file], { encoding: 'utf8' })).toMatch(/^No errors/);
+  });
+
+  it('places entries past 4 GiB, and another reader finds them by their ZIP64 offsets', () => {
+    // 65 entries of 64 MiB of zeros: 4.06 GiB, written as the holes of a sparse file.
+    const zeros = Buffer.alloc(64 * 1024 * 1024);
+    const file = path.join(scratch, 'big.zip');
+    const fd = openSync(file, 'wx');
+    let position = 0;
+    const zip = createZipWriter((bytes) => {
+      if (bytes !== zeros) writeSync(fd, bytes, 0, bytes.length, position);
+      position += bytes.length;
+    });
+    for (let i = 0; i < 65; i += 1) zip.add(`zeros-${i}.bin`, zeros);
+    zip.add('după.txt', Buffer.from('Țurcanu'));
+    const size = zip.finish();
+    closeSync(fd);
+    expect(size).toBe(position);
+    expect(size).toBeGreaterThan(2 ** 32);
+    expect(python(file, 'după.txt')).toEqual([66, 'Țurcanu']);
+  }, 60_000);
+
+  it('refuses one entry of 4 GiB or more, whose sizes would not fit', () => {
+    const zip = createZipWriter(() => {});
+    const tooLarge = { length: 2 ** 32 } as Buffer;
+    expect(() => zip.add('big.bin', tooLarge)).toThrow('ZIP entry over 4 GiB');
+    expect(zip.count).toBe(0);
   });
 });
