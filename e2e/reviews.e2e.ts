@@ -459,11 +459,22 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await expect.poll(() => item.innerText()).toMatch(/8 din 10 puncte/);
     await expect.poll(() => item.innerText()).toMatch(/punctajul s-a schimbat/);
     await expect.poll(() => page.getByTestId('result-score').innerText()).toMatch(/8 din 10/);
+    // Before and after, by how much and why; never by whom.
+    await expect.poll(() => item.innerText()).toMatch(/Stabilit în urma contestației/);
+    const changes = item.getByRole('list', { name: 'Cum s-a schimbat punctajul' });
+    await expect
+      .poll(() => changes.innerText())
+      .toMatch(/^De la 6 la 8 puncte \(\+2\): contestație, /);
+    expect(await item.innerText()).not.toMatch(/Elena|Dan|Ioana|Mihai/);
     await shot(page, 'result-final-phone-ro');
     await page.evaluate(() => window.localStorage.setItem('podium.language', '"en"'));
     await page.reload();
     const en = page.getByRole('listitem', { name: /^Question \d+$/ });
     await expect.poll(() => en.innerText()).toMatch(/8 of 10 points[\s\S]*the score changed/);
+    await expect
+      .poll(() => en.getByRole('list', { name: 'How the score changed' }).innerText())
+      .toMatch(/^From 6 to 8 points \(\+2\): appeal, /);
+    await expect.poll(() => en.innerText()).toMatch(/Set by the appeal/);
     await shot(page, 'result-final-phone-en');
     await page.setViewportSize(DESKTOP);
     await shot(page, 'result-final-en');

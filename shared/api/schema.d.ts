@@ -27986,7 +27986,16 @@ export interface operations {
                      *           "scoreState": "awaiting_marking",
                      *           "appealStatus": "none",
                      *           "appealOutcome": "changed",
-                     *           "canChallenge": true
+                     *           "canChallenge": true,
+                     *           "decidedBy": "key",
+                     *           "changes": [
+                     *             {
+                     *               "before": 1,
+                     *               "after": 1,
+                     *               "cause": "marking",
+                     *               "at": "text"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -28001,6 +28010,15 @@ export interface operations {
                             /** @enum {string} */
                             appealStatus: "none" | "pending" | "resolved";
                             canChallenge: boolean;
+                            changes: {
+                                after: number;
+                                at: string;
+                                before: number;
+                                /** @enum {string} */
+                                cause: "marking" | "mediation" | "appeal" | "key_fix";
+                            }[];
+                            /** @enum {string|null} */
+                            decidedBy: "key" | "marking" | "mediation" | "appeal" | "key_fix" | null;
                             finalScore: number | null;
                             itemId: string;
                             itemIndexInTest: number;
@@ -28156,7 +28174,16 @@ export interface operations {
                      *       "scoreState": "awaiting_marking",
                      *       "appealStatus": "none",
                      *       "appealOutcome": "changed",
-                     *       "canChallenge": true
+                     *       "canChallenge": true,
+                     *       "decidedBy": "key",
+                     *       "changes": [
+                     *         {
+                     *           "before": 1,
+                     *           "after": 1,
+                     *           "cause": "marking",
+                     *           "at": "text"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -28165,6 +28192,15 @@ export interface operations {
                         /** @enum {string} */
                         appealStatus: "none" | "pending" | "resolved";
                         canChallenge: boolean;
+                        changes: {
+                            after: number;
+                            at: string;
+                            before: number;
+                            /** @enum {string} */
+                            cause: "marking" | "mediation" | "appeal" | "key_fix";
+                        }[];
+                        /** @enum {string|null} */
+                        decidedBy: "key" | "marking" | "mediation" | "appeal" | "key_fix" | null;
                         finalScore: number | null;
                         itemId: string;
                         itemIndexInTest: number;
