@@ -465,6 +465,24 @@ describe.skipIf(!hasChromium)('rankings, prizes and closing in the browser', () 
       expect(await prizeOf('Andrei')).toBe('second');
       expect(await prizeOf('Ștefan')).toBe('second');
 
+      // Before the phase closes, the student reads her prize as provisional, in both languages.
+      for (const lang of ['ro', 'en'] as const) {
+        const maria = await signIn('maria@example.ro', lang, true);
+        await maria.goto(`${podium.baseUrl}/tests`);
+        const card = maria.getByTestId('my-rank');
+        await eventually(() => card.innerText()).toContain(
+          lang === 'ro' ? 'Premiul I · provizoriu' : 'First prize · provisional',
+        );
+        await expect(card.innerText()).resolves.toContain(
+          lang === 'ro'
+            ? 'Premiile și calificarea sunt provizorii: devin definitive abia la închiderea etapei.'
+            : 'Prizes and qualification are provisional: they become final only when the phase closes.',
+        );
+        await card.scrollIntoViewIfNeeded();
+        await shot(maria, `rankings-my-tests-provisional-phone-${lang}`);
+        await maria.context().close();
+      }
+
       // The same screen in English, before the phase closes.
       const en = await signIn('admin@example.ro', 'en');
       await en.goto(`${podium.baseUrl}${phaseUrl()}/reguli`);
@@ -514,6 +532,7 @@ describe.skipIf(!hasChromium)('rankings, prizes and closing in the browser', () 
         await expect(card.innerText()).resolves.toContain(
           lang === 'ro' ? 'Premiul I' : 'First prize',
         );
+        await expect(card.innerText()).resolves.not.toMatch(/provizori|provisional/);
         await card.scrollIntoViewIfNeeded();
         await shot(page, `rankings-my-tests-phone-${lang}`);
         await card

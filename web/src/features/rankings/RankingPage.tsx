@@ -149,13 +149,13 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
     {
       id: 'status',
       label: t('rankings.columns.status'),
-      render: (r) => <DecisionChip status={r.status} />,
+      render: (r) => <DecisionChip status={r.status} provisional={phase.state !== 'closed'} />,
     },
     {
       id: 'prize',
       label: t('rankings.columns.prize'),
       noWrap: true,
-      render: (r) => <PrizeChip prize={r.prize} />,
+      render: (r) => <PrizeChip prize={r.prize} provisional={phase.state !== 'closed'} />,
     },
   ];
 
