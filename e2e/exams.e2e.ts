@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestWithItems } from '../server/db/factories.js';
-import { answers, attempts, users } from '../server/db/schema.js';
+import { answers, attempts, phases, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { recordMarkedScore, scoreEndedAttempts } from '../server/modules/results/index.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
@@ -294,9 +294,39 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
     await phaseForm.getByLabel('Început').fill(localAt(20, 9));
     await phaseForm.getByLabel('Sfârșit').fill(localAt(20, 13));
+    // The marking settings, explained, start on the defaults and take a decimal comma.
+    const threshold = phaseForm.getByLabel('Pragul de mediere (% din punctajul întrebării)');
+    expect(await threshold.inputValue()).toBe('10');
+    await expect(
+      phaseForm.getByText('Când notele celor doi corectori diferă cu mai mult de atât').count(),
+    ).resolves.toBe(1);
+    await threshold.fill('150');
+    await phaseForm.getByLabel('Pasul notelor (puncte)').fill('0,25');
+    await phaseForm.getByLabel('Diferența minimă la contestație (puncte)').fill('1');
+    await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
+    await expect.poll(() => phaseForm.getByText('Valoare incorectă').count()).toBe(1);
+    await threshold.fill('12,5');
+    await shot(page, 'phase-marking-settings-ro', { fullPage: false });
     await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
     await toast(page, 'Etapa a fost creată');
     await expect.poll(() => column(page, 'Etape', 0)).toEqual([PHASE_ONE, PHASE_TWO]);
+    const [hybridPhase] = await podium.db.select().from(phases).where(eq(phases.name, PHASE_TWO));
+    expect([
+      hybridPhase?.mediationThreshold,
+      hybridPhase?.markStep,
+      hybridPhase?.appealMinPoints,
+    ]).toEqual([0.125, 0.25, 1]);
+    // The same settings in English, with the decimal point.
+    const en = await signIn('admin@example.ro', 'en');
+    await en.goto(page.url());
+    await en.getByRole('button', { name: 'Add phase' }).click();
+    const enForm = en.getByRole('dialog', { name: 'Add phase' });
+    expect(
+      await enForm.getByLabel("Mediation threshold (% of the question's points)").inputValue(),
+    ).toBe('10');
+    expect(await enForm.getByLabel('Mark step (points)').inputValue()).toBe('0.5');
+    await shot(en, 'phase-marking-settings-en', { fullPage: false });
+    await en.context().close();
 
     // Enrol Ana's two students and Elena by hand; Elena is taken out again.
     await page.getByRole('button', { name: 'Adaugă elevi' }).click();
@@ -350,7 +380,7 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await toast(page, 'Înscrierile au fost deschise');
     await expect.poll(() => registration.isChecked()).toBe(true);
     await page.context().close();
-  });
+  }, 240_000);
 
   it('lets a coordinating teacher enrol all their students but change nothing else', async () => {
     const page = await signIn('radu.matei@example.ro');
