@@ -374,6 +374,15 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await phaseLinks.first().click();
     await page.waitForURL(/\/phases\/[0-9a-f-]{36}$/);
     urls.phaseOne = new URL(page.url()).pathname;
+    // Nothing for teachers to mark yet (no test with an open question): no marking to start,
+    // only the appeals.
+    const panel = page.getByRole('region', { name: 'Contestații' });
+    await expect
+      .poll(() => panel.innerText())
+      .toContain('Nicio întrebare din testele acestei etape nu se corectează de profesori');
+    expect(await page.getByRole('button', { name: 'Începe corectarea' }).count()).toBe(0);
+    expect(await page.getByText('Fiecare întrebare are nevoie de 2 corectori').count()).toBe(0);
+    await shot(page, 'phase-nothing-to-mark-ro');
     // The switch shows the saved state, so it turns on once the server has answered.
     const registration = page.getByRole('switch', { name: 'Înscrierile elevilor sunt deschise' });
     await registration.click();
@@ -672,6 +681,11 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await confirm.getByRole('button', { name: 'Închide etapa' }).click();
     await toast(page, '4 elevi admiși au trecut în etapa următoare');
     await expect.poll(() => page.getByText('Închisă', { exact: true }).count()).toBeGreaterThan(0);
+    // Closed, its marking no longer reads as under way.
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Corectare' }).innerText())
+      .toContain('Etapa este închisă: corectarea și contestațiile s-au încheiat.');
+    expect(await page.getByText('Răspunsurile sunt în corectare').count()).toBe(0);
 
     await page.goto(`${podium.baseUrl}${urls.phaseTwo}`);
     await choose(page, GRADE_FILTER, 'Toate');
@@ -724,6 +738,10 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.getByLabel('Best N').fill('1');
     await page.getByRole('button', { name: 'Admit the best N' }).click();
     await toast(page, '0 students have been admitted');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Appeals' }).innerText())
+      .toContain("No question in this phase's tests is marked by teachers");
+    expect(await page.getByRole('link', { name: 'Marking', exact: true }).count()).toBe(0);
     await shot(page, 'phase-staff-en');
     await page.context().close();
   });

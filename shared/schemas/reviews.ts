@@ -628,6 +628,14 @@ export const reviewerProgressSchema = z.object({
   mediationsOpen: z.number(),
 });
 /** `GET …/progress`. */
+/**
+ * `GET …/marking-scope`: how many questions drawn into the phase's tests people mark — every
+ * question of a hybrid phase, the open ones of an online phase (0: nothing to start marking,
+ * only appeals on the key).
+ */
+export const markingScopeSchema = z.object({ questionsToMark: z.number() });
+export type MarkingScope = z.infer<typeof markingScopeSchema>;
+
 export const reviewProgressSchema = z.object({
   reviewStarted: z.boolean(),
   questions: z.array(questionProgressSchema),

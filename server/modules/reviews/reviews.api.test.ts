@@ -813,3 +813,17 @@ describe('appeal mediation and committee decisions', () => {
     });
   });
 });
+
+describe('the marking scope', () => {
+  it('counts what people mark: every question of a hybrid phase, only the open ones online', async () => {
+    const scope = async (base: string, who: Signed) =>
+      ok<{ questionsToMark: number }>(await w.call('GET', `${base}/marking-scope`, who.headers));
+    // The online test has a single-choice item (scored from its key) and an open one.
+    expect(await scope(onlineBase(), w.examAdmin)).toEqual({ questionsToMark: 1 });
+    expect(await scope(hybridBase(), w.examAdmin)).toEqual({ questionsToMark: 1 });
+    // A reviewer of the phase may ask too (the marking panel is theirs as well); a student not.
+    expect(await scope(hybridBase(), w.r1)).toEqual({ questionsToMark: 1 });
+    const refused = await w.call('GET', `${hybridBase()}/marking-scope`, w.ana.headers);
+    expect([403, 404]).toContain(refused.statusCode);
+  });
+});
