@@ -449,6 +449,18 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await toast(ioana, 'Nota a fost salvată');
     await expect.poll(() => marks(ioana)).toMatch(/Punctaj final[\s\S]*8/);
     await shot(ioana, 'appeal-mediation-ro');
+    // Every paper marked: nobody to remind, and the button does not offer "0 markers".
+    await ioana.goto(`${podium.baseUrl}${phaseUrl()}`);
+    await ioana
+      .getByRole('region', { name: 'Corectare' })
+      .getByRole('link', { name: 'Progresul corectării' })
+      .click();
+    const nobody = ioana.getByRole('button', {
+      name: 'Niciun corector nu are lucrări necorectate',
+    });
+    await expect.poll(() => nobody.isDisabled()).toBe(true);
+    expect(await ioana.getByText(/celor 0/).count()).toBe(0);
+    await shot(ioana, 'review-progress-done-ro');
     await ioana.context().close();
   }, 240_000);
 
