@@ -326,7 +326,11 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await radu.getByRole('button', { name: 'Salvează nota' }).click();
     await toast(radu, 'Nota a fost salvată');
     await expect.poll(() => marks(radu)).toMatch(/Nota dumneavoastră[\s\S]*8/);
-    expect(await radu.getByText('Nota celuilalt corector o veți vedea').count()).toBe(1);
+    // His mark given, the other shows once its reviewer gives it (not "once you give yours").
+    expect(await radu.getByText('Nota celuilalt corector o veți vedea').count()).toBe(0);
+    expect(
+      await radu.getByText('Nota celuilalt corector apare aici când o dă și el.').count(),
+    ).toBe(1);
 
     // The stale tab: a free mark of 7 is refused as changed, and the paper shows the 8.
     await stale.getByRole('button', { name: 'Notă liberă' }).click();
