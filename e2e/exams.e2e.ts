@@ -384,7 +384,10 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     expect(await page.getByText('Fiecare întrebare are nevoie de 2 corectori').count()).toBe(0);
     await shot(page, 'phase-nothing-to-mark-ro');
     // The switch shows the saved state, so it turns on once the server has answered.
-    const registration = page.getByRole('switch', { name: 'Înscrierile elevilor sunt deschise' });
+    // Off, the switch reads as what it does, not as a fact ("sign-up is open") that is false.
+    expect(await page.getByText('Înscrierile elevilor sunt deschise').count()).toBe(0);
+    const registration = page.getByRole('switch', { name: 'Primește înscrieri de la elevi' });
+    expect(await registration.isChecked()).toBe(false);
     await registration.click();
     await toast(page, 'Înscrierile au fost deschise');
     await expect.poll(() => registration.isChecked()).toBe(true);
