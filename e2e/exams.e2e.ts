@@ -641,8 +641,13 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await choose(page, GRADE_FILTER, 'Toate');
     await expect.poll(() => column(page, table, 1)).toHaveLength(6);
     await page.getByRole('checkbox', { name: 'Selectează: Albu Ana' }).check();
+    await page.getByRole('checkbox', { name: 'Selectează: Stan Elena' }).check();
     await page.getByRole('button', { name: 'Respins', exact: true }).click();
-    await toast(page, '1 elev a fost marcat respins');
+    await toast(page, '2 elevi au fost marcați respinși');
+    // Elena has no result in the phase: she reads as absent, not as failed; Ana as rejected.
+    const rowOf = (name: string) => page.getByRole('row').filter({ hasText: name });
+    await expect.poll(() => rowOf('Elena').innerText()).toMatch(/Absent\s*$/);
+    await expect.poll(() => rowOf('Albu').innerText()).toMatch(/Respins\s*$/);
     await page.getByRole('checkbox', { name: 'Selectează: Barbu Bogdan' }).check();
     await page.getByRole('checkbox', { name: 'Selectează: Popa Andrei' }).check();
     await page.getByRole('button', { name: 'Admis', exact: true }).click();
