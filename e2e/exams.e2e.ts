@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestWithItems } from '../server/db/factories.js';
-import { answers, attempts, users } from '../server/db/schema.js';
+import { answers, attempts, phases, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { recordMarkedScore, scoreEndedAttempts } from '../server/modules/results/index.js';
 import { fillDate, hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
@@ -294,9 +294,39 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await expect.poll(() => phaseForm.getByText('Dată invalidă').count()).toBe(2);
     await fillDate(phaseForm, 'Început', localAt(20, 9));
     await fillDate(phaseForm, 'Sfârșit', localAt(20, 13));
+    // The marking settings, explained, start on the defaults and take a decimal comma.
+    const threshold = phaseForm.getByLabel('Pragul de mediere (% din punctajul întrebării)');
+    expect(await threshold.inputValue()).toBe('10');
+    await expect(
+      phaseForm.getByText('Când notele celor doi corectori diferă cu mai mult de atât').count(),
+    ).resolves.toBe(1);
+    await threshold.fill('150');
+    await phaseForm.getByLabel('Pasul notelor (puncte)').fill('0,25');
+    await phaseForm.getByLabel('Diferența minimă la contestație (puncte)').fill('1');
+    await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
+    await expect.poll(() => phaseForm.getByText('Valoare incorectă').count()).toBe(1);
+    await threshold.fill('12,5');
+    await shot(page, 'phase-marking-settings-ro', { fullPage: false });
     await phaseForm.getByRole('button', { name: 'Creează etapa' }).click();
     await toast(page, 'Etapa a fost creată');
     await expect.poll(() => column(page, 'Etape', 0)).toEqual([PHASE_ONE, PHASE_TWO]);
+    const [hybridPhase] = await podium.db.select().from(phases).where(eq(phases.name, PHASE_TWO));
+    expect([
+      hybridPhase?.mediationThreshold,
+      hybridPhase?.markStep,
+      hybridPhase?.appealMinPoints,
+    ]).toEqual([0.125, 0.25, 1]);
+    // The same settings in English, with the decimal point.
+    const en = await signIn('admin@example.ro', 'en');
+    await en.goto(page.url());
+    await en.getByRole('button', { name: 'Add phase' }).click();
+    const enForm = en.getByRole('dialog', { name: 'Add phase' });
+    expect(
+      await enForm.getByLabel("Mediation threshold (% of the question's points)").inputValue(),
+    ).toBe('10');
+    expect(await enForm.getByLabel('Mark step (points)').inputValue()).toBe('0.5');
+    await shot(en, 'phase-marking-settings-en', { fullPage: false });
+    await en.context().close();
 
     // Enrol Ana's two students and Elena by hand; Elena is taken out again.
     await page.getByRole('button', { name: 'Adaugă elevi' }).click();
@@ -344,13 +374,25 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await phaseLinks.first().click();
     await page.waitForURL(/\/phases\/[0-9a-f-]{36}$/);
     urls.phaseOne = new URL(page.url()).pathname;
+    // Nothing for teachers to mark yet (no test with an open question): no marking to start,
+    // only the appeals.
+    const panel = page.getByRole('region', { name: 'Contestații' });
+    await expect
+      .poll(() => panel.innerText())
+      .toContain('Nicio întrebare din testele acestei etape nu se corectează de profesori');
+    expect(await page.getByRole('button', { name: 'Începe corectarea' }).count()).toBe(0);
+    expect(await page.getByText('Fiecare întrebare are nevoie de 2 corectori').count()).toBe(0);
+    await shot(page, 'phase-nothing-to-mark-ro');
     // The switch shows the saved state, so it turns on once the server has answered.
-    const registration = page.getByRole('switch', { name: 'Înscrierile elevilor sunt deschise' });
+    // Off, the switch reads as what it does, not as a fact ("sign-up is open") that is false.
+    expect(await page.getByText('Înscrierile elevilor sunt deschise').count()).toBe(0);
+    const registration = page.getByRole('switch', { name: 'Primește înscrieri de la elevi' });
+    expect(await registration.isChecked()).toBe(false);
     await registration.click();
     await toast(page, 'Înscrierile au fost deschise');
     await expect.poll(() => registration.isChecked()).toBe(true);
     await page.context().close();
-  });
+  }, 240_000);
 
   it('lets a coordinating teacher enrol all their students but change nothing else', async () => {
     const page = await signIn('radu.matei@example.ro');
@@ -599,8 +641,13 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await choose(page, GRADE_FILTER, 'Toate');
     await expect.poll(() => column(page, table, 1)).toHaveLength(6);
     await page.getByRole('checkbox', { name: 'Selectează: Albu Ana' }).check();
+    await page.getByRole('checkbox', { name: 'Selectează: Stan Elena' }).check();
     await page.getByRole('button', { name: 'Respins', exact: true }).click();
-    await toast(page, '1 elev a fost marcat respins');
+    await toast(page, '2 elevi au fost marcați respinși');
+    // Elena has no result in the phase: she reads as absent, not as failed; Ana as rejected.
+    const rowOf = (name: string) => page.getByRole('row').filter({ hasText: name });
+    await expect.poll(() => rowOf('Elena').innerText()).toMatch(/Absent\s*$/);
+    await expect.poll(() => rowOf('Albu').innerText()).toMatch(/Respins\s*$/);
     await page.getByRole('checkbox', { name: 'Selectează: Barbu Bogdan' }).check();
     await page.getByRole('checkbox', { name: 'Selectează: Popa Andrei' }).check();
     await page.getByRole('button', { name: 'Admis', exact: true }).click();
@@ -642,6 +689,11 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await confirm.getByRole('button', { name: 'Închide etapa' }).click();
     await toast(page, '4 elevi admiși au trecut în etapa următoare');
     await expect.poll(() => page.getByText('Închisă', { exact: true }).count()).toBeGreaterThan(0);
+    // Closed, its marking no longer reads as under way.
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Corectare' }).innerText())
+      .toContain('Etapa este închisă: corectarea și contestațiile s-au încheiat.');
+    expect(await page.getByText('Răspunsurile sunt în corectare').count()).toBe(0);
 
     await page.goto(`${podium.baseUrl}${urls.phaseTwo}`);
     await choose(page, GRADE_FILTER, 'Toate');
@@ -694,6 +746,10 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.getByLabel('Best N').fill('1');
     await page.getByRole('button', { name: 'Admit the best N' }).click();
     await toast(page, '0 students have been admitted');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Appeals' }).innerText())
+      .toContain("No question in this phase's tests is marked by teachers");
+    expect(await page.getByRole('link', { name: 'Marking', exact: true }).count()).toBe(0);
     await shot(page, 'phase-staff-en');
     await page.context().close();
   });

@@ -326,7 +326,11 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await radu.getByRole('button', { name: 'Salvează nota' }).click();
     await toast(radu, 'Nota a fost salvată');
     await expect.poll(() => marks(radu)).toMatch(/Nota dumneavoastră[\s\S]*8/);
-    expect(await radu.getByText('Nota celuilalt corector o veți vedea').count()).toBe(1);
+    // His mark given, the other shows once its reviewer gives it (not "once you give yours").
+    expect(await radu.getByText('Nota celuilalt corector o veți vedea').count()).toBe(0);
+    expect(
+      await radu.getByText('Nota celuilalt corector apare aici când o dă și el.').count(),
+    ).toBe(1);
 
     // The stale tab: a free mark of 7 is refused as changed, and the paper shows the 8.
     await stale.getByRole('button', { name: 'Notă liberă' }).click();
@@ -447,6 +451,18 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await toast(ioana, 'Nota a fost salvată');
     await expect.poll(() => marks(ioana)).toMatch(/Punctaj final[\s\S]*8/);
     await shot(ioana, 'appeal-mediation-ro');
+    // Every paper marked: nobody to remind, and the button does not offer "0 markers".
+    await ioana.goto(`${podium.baseUrl}${phaseUrl()}`);
+    await ioana
+      .getByRole('region', { name: 'Corectare' })
+      .getByRole('link', { name: 'Progresul corectării' })
+      .click();
+    const nobody = ioana.getByRole('button', {
+      name: 'Niciun corector nu are lucrări necorectate',
+    });
+    await expect.poll(() => nobody.isDisabled()).toBe(true);
+    expect(await ioana.getByText(/celor 0/).count()).toBe(0);
+    await shot(ioana, 'review-progress-done-ro');
     await ioana.context().close();
   }, 240_000);
 
@@ -457,11 +473,22 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await expect.poll(() => item.innerText()).toMatch(/8 din 10 puncte/);
     await expect.poll(() => item.innerText()).toMatch(/punctajul s-a schimbat/);
     await expect.poll(() => page.getByTestId('result-score').innerText()).toMatch(/8 din 10/);
+    // Before and after, by how much and why; never by whom.
+    await expect.poll(() => item.innerText()).toMatch(/Stabilit în urma contestației/);
+    const changes = item.getByRole('list', { name: 'Cum s-a schimbat punctajul' });
+    await expect
+      .poll(() => changes.innerText())
+      .toMatch(/^De la 6 la 8 puncte \(\+2\): contestație, /);
+    expect(await item.innerText()).not.toMatch(/Elena|Dan|Ioana|Mihai/);
     await shot(page, 'result-final-phone-ro');
     await page.evaluate(() => window.localStorage.setItem('podium.language', '"en"'));
     await page.reload();
     const en = page.getByRole('listitem', { name: /^Question \d+$/ });
     await expect.poll(() => en.innerText()).toMatch(/8 of 10 points[\s\S]*the score changed/);
+    await expect
+      .poll(() => en.getByRole('list', { name: 'How the score changed' }).innerText())
+      .toMatch(/^From 6 to 8 points \(\+2\): appeal, /);
+    await expect.poll(() => en.innerText()).toMatch(/Set by the appeal/);
     await shot(page, 'result-final-phone-en');
     await page.setViewportSize(DESKTOP);
     await shot(page, 'result-final-en');

@@ -2261,6 +2261,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test-review/exams/{examId}/editions/{editionId}/phases/{phaseId}/marking-scope": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many questions of the phase people mark
+         * @description Every question drawn into a hybrid phase, the open questions of an online one; 0 means there is no marking to start (appeals on the key are still possible).
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getExamEditionPhaseMarkingScope"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/test-review/exams/{examId}/editions/{editionId}/phases/{phaseId}/progress": {
         parameters: {
             query?: never;
@@ -25958,6 +25980,138 @@ export interface operations {
             };
         };
     };
+    getExamEditionPhaseMarkingScope: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "questionsToMark": 1
+                     *     }
+                     */
+                    "application/json": {
+                        questionsToMark: number;
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getExamEditionPhaseProgress: {
         parameters: {
             query?: never;
@@ -28521,7 +28675,16 @@ export interface operations {
                      *           "scoreState": "awaiting_marking",
                      *           "appealStatus": "none",
                      *           "appealOutcome": "changed",
-                     *           "canChallenge": true
+                     *           "canChallenge": true,
+                     *           "decidedBy": "key",
+                     *           "changes": [
+                     *             {
+                     *               "before": 1,
+                     *               "after": 1,
+                     *               "cause": "marking",
+                     *               "at": "text"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -28536,6 +28699,15 @@ export interface operations {
                             /** @enum {string} */
                             appealStatus: "none" | "pending" | "resolved";
                             canChallenge: boolean;
+                            changes: {
+                                after: number;
+                                at: string;
+                                before: number;
+                                /** @enum {string} */
+                                cause: "marking" | "mediation" | "appeal" | "key_fix";
+                            }[];
+                            /** @enum {string|null} */
+                            decidedBy: "key" | "marking" | "mediation" | "appeal" | "key_fix" | null;
                             finalScore: number | null;
                             itemId: string;
                             itemIndexInTest: number;
@@ -28691,7 +28863,16 @@ export interface operations {
                      *       "scoreState": "awaiting_marking",
                      *       "appealStatus": "none",
                      *       "appealOutcome": "changed",
-                     *       "canChallenge": true
+                     *       "canChallenge": true,
+                     *       "decidedBy": "key",
+                     *       "changes": [
+                     *         {
+                     *           "before": 1,
+                     *           "after": 1,
+                     *           "cause": "marking",
+                     *           "at": "text"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -28700,6 +28881,15 @@ export interface operations {
                         /** @enum {string} */
                         appealStatus: "none" | "pending" | "resolved";
                         canChallenge: boolean;
+                        changes: {
+                            after: number;
+                            at: string;
+                            before: number;
+                            /** @enum {string} */
+                            cause: "marking" | "mediation" | "appeal" | "key_fix";
+                        }[];
+                        /** @enum {string|null} */
+                        decidedBy: "key" | "marking" | "mediation" | "appeal" | "key_fix" | null;
                         finalScore: number | null;
                         itemId: string;
                         itemIndexInTest: number;

@@ -326,7 +326,7 @@ export type EditionPatchInput = z.input<typeof editionPatchSchema>;
 export const instantField = () =>
   z.iso.datetime({ offset: true, error: 'invalid_date' }).max(40, 'invalid_date');
 
-const phaseFields = {
+export const phaseFields = {
   name: requiredText(MAX_TEXT_LENGTH),
   type: z.enum(PHASE_TYPES, { error: 'required' }),
   startDate: instantField(),

@@ -15,6 +15,13 @@ export type ResultState = (typeof RESULT_STATES)[number];
 export const SCORE_ORIGINS = ['auto', 'marked', 'mediated', 'appealed', 'entered'] as const;
 export type ScoreOrigin = (typeof SCORE_ORIGINS)[number];
 
+/**
+ * Why an item's decided points moved (never who moved them): the reviewers' marking, a
+ * mediator, an appeal's re-marking, or a corrected answer key (or item worth).
+ */
+export const SCORE_CHANGE_CAUSES = ['marking', 'mediation', 'appeal', 'key_fix'] as const;
+export type ScoreChangeCause = (typeof SCORE_CHANGE_CAUSES)[number];
+
 /** A test's (or a phase's) result as a student or a list shows it. */
 export const resultSummarySchema = z.object({
   /** The points already known (null: nothing handed over for scoring yet). */

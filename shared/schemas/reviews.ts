@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_PAGE_SIZE, PAGE_SIZE } from '../constants.js';
 import { optionalMultilineText, requiredMultilineText, uuidField } from './fields.js';
 import { ITEM_TYPES } from './items.js';
-import { RESULT_STATES } from './results.js';
+import { RESULT_STATES, SCORE_CHANGE_CAUSES } from './results.js';
 
 /**
  * Marking, mediation and appeals (SPEC.md §3 review and contestation entries, student review
@@ -644,6 +644,14 @@ export const reviewerProgressSchema = z.object({
   mediationsOpen: z.number(),
 });
 /** `GET …/progress`. */
+/**
+ * `GET …/marking-scope`: how many questions drawn into the phase's tests people mark — every
+ * question of a hybrid phase, the open ones of an online phase (0: nothing to start marking,
+ * only appeals on the key).
+ */
+export const markingScopeSchema = z.object({ questionsToMark: z.number() });
+export type MarkingScope = z.infer<typeof markingScopeSchema>;
+
 export const reviewProgressSchema = z.object({
   reviewStarted: z.boolean(),
   questions: z.array(questionProgressSchema),
@@ -710,6 +718,10 @@ export type InsufficientTeachersDetail = z.infer<typeof insufficientTeachersDeta
  * 'resolved' once the appeal was decided (`appealOutcome`). `canChallenge`: inside the appeal
  * window, a final score, never appealed.
  */
+/** What a student is told set an item's points: the key (scored automatically) or a cause. */
+export const STUDENT_SCORE_DECIDERS = ['key', ...SCORE_CHANGE_CAUSES] as const;
+export type StudentScoreDecider = (typeof STUDENT_SCORE_DECIDERS)[number];
+
 export const studentReviewItemSchema = z.object({
   itemId: z.string(),
   /** The item's place as the student had it ('Întrebarea N', N = index + 1). */
@@ -721,6 +733,20 @@ export const studentReviewItemSchema = z.object({
   appealStatus: z.enum(STUDENT_APPEAL_STATUSES),
   appealOutcome: z.enum(APPEAL_OUTCOMES).nullable(),
   canChallenge: z.boolean(),
+  /**
+   * What set the points now shown (never who): the answer key, the reviewers' marking, a
+   * mediator, an appeal, a corrected key. Null while the item waits for marking.
+   */
+  decidedBy: z.enum(STUDENT_SCORE_DECIDERS).nullable(),
+  /** Every change of the item's decided points, oldest first (empty: the first still stands). */
+  changes: z.array(
+    z.object({
+      before: z.number(),
+      after: z.number(),
+      cause: z.enum(SCORE_CHANGE_CAUSES),
+      at: z.string(),
+    }),
+  ),
 });
 export type StudentReviewItem = z.infer<typeof studentReviewItemSchema>;
 

@@ -387,7 +387,7 @@ describe('requests that anyone can make', () => {
     const outbox = createMailOutbox({ clock, maxPerRecipientPerHour: 5 });
     for (let i = 0; i < 6; i++) {
       await outbox.enqueue(t.database.db, {
-        template: 'score-changed',
+        template: 'score-published',
         to: u.email,
         userId: u.id,
         locale: 'ro',
@@ -399,7 +399,7 @@ describe('requests that anyone can make', () => {
     const rows = await rowsTo(t, u.email);
     expect(rows.filter((r) => r.state === 'limited')).toEqual([]);
     expect(rows.find((r) => r.template === 'reset-password')?.state).toBe('sent');
-    expect(rows.filter((r) => r.template === 'score-changed' && r.state === 'sent')).toHaveLength(
+    expect(rows.filter((r) => r.template === 'score-published' && r.state === 'sent')).toHaveLength(
       6,
     );
   });

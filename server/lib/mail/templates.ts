@@ -6,6 +6,7 @@ export type MailTemplate =
   | 'account-deactivated'
   | 'login-link'
   | 'oidc-linked'
+  | 'score-published'
   | 'score-changed'
   | 'result-changed'
   | 'review-reminder';
@@ -57,6 +58,41 @@ function countRo(value: string, one: string, many: string): string {
 
 const countEn = (value: string, one: string, many: string) =>
   Number(value) === 1 ? `1 ${one}` : `${value} ${many}`;
+
+/** Points as each language writes them: "7,5" in Romanian, "7.5" in English. */
+function pointsIn(language: Language, value: string): string {
+  const n = Number(value);
+  if (!Number.isFinite(n)) return value;
+  return n.toLocaleString(language === 'ro' ? 'ro-RO' : 'en-GB', { maximumFractionDigits: 2 });
+}
+
+/** A change as "from 7,5 to 3,25 (−4,25)", signed so the student sees which way it went. */
+function changeIn(language: Language, p: MailParams, template: MailTemplate): string {
+  const before = Number(need(p, 'before', template));
+  const after = Number(need(p, 'after', template));
+  const diff = Math.round((after - before) * 100) / 100;
+  const sign = diff > 0 ? '+' : diff < 0 ? '−' : '±';
+  const [from, to] = language === 'ro' ? ['de la', 'la'] : ['from', 'to'];
+  return `${from} ${pointsIn(language, String(before))} ${to} ${pointsIn(language, String(after))} (${sign}${pointsIn(language, String(Math.abs(diff)))})`;
+}
+
+const CAUSES: Record<Language, Record<string, string>> = {
+  ro: {
+    marking: 'la corectare',
+    mediation: 'la mediere',
+    appeal: 'în urma contestației',
+    key_fix: 'după corectarea baremului',
+  },
+  en: {
+    marking: 'by the marking',
+    mediation: 'by mediation',
+    appeal: 'after the appeal',
+    key_fix: 'after the answer key was corrected',
+  },
+};
+
+const causeIn = (language: Language, p: MailParams) =>
+  CAUSES[language][need(p, 'cause', 'score-changed')] ?? need(p, 'cause', 'score-changed');
 
 const minutesRo = (value: string) => countRo(value, 'minut', 'minute');
 const minutesEn = (value: string) => countEn(value, 'minute', 'minutes');
@@ -126,11 +162,19 @@ const ro: Record<MailTemplate, (p: MailParams) => Content> = {
       { link: need(p, 'link', 'oidc-linked') },
     ],
   }),
+  'score-published': (p) => ({
+    subject: `Rezultatul tău la ${need(p, 'test', 'score-published')} este gata`,
+    blocks: [
+      'Bună,',
+      `Lucrarea ta la testul ${need(p, 'test', 'score-published')} a fost corectată. Punctajul îl vezi, întrebare cu întrebare, aici:`,
+      { link: need(p, 'link', 'score-published') },
+    ],
+  }),
   'score-changed': (p) => ({
     subject: `Rezultatul tău la ${need(p, 'test', 'score-changed')} s-a schimbat`,
     blocks: [
       'Bună,',
-      `Punctajul tău la testul ${need(p, 'test', 'score-changed')} a fost stabilit sau modificat (corectare, mediere, contestație sau corectarea baremului). Îl vezi, întrebare cu întrebare, aici:`,
+      `Punctajul tău la întrebarea ${need(p, 'item', 'score-changed')} a testului ${need(p, 'test', 'score-changed')} s-a schimbat ${causeIn('ro', p)}: ${changeIn('ro', p, 'score-changed')} puncte. Îl vezi, întrebare cu întrebare, aici:`,
       { link: need(p, 'link', 'score-changed') },
     ],
   }),
@@ -215,11 +259,19 @@ const en: Record<MailTemplate, (p: MailParams) => Content> = {
       { link: need(p, 'link', 'oidc-linked') },
     ],
   }),
+  'score-published': (p) => ({
+    subject: `Your result in ${need(p, 'test', 'score-published')} is ready`,
+    blocks: [
+      'Hello,',
+      `Your paper in the test ${need(p, 'test', 'score-published')} has been marked. See your score question by question here:`,
+      { link: need(p, 'link', 'score-published') },
+    ],
+  }),
   'score-changed': (p) => ({
     subject: `Your result in ${need(p, 'test', 'score-changed')} has changed`,
     blocks: [
       'Hello,',
-      `Your score in the test ${need(p, 'test', 'score-changed')} was set or changed (marking, mediation, an appeal or a corrected answer key). See it question by question here:`,
+      `Your score for question ${need(p, 'item', 'score-changed')} of the test ${need(p, 'test', 'score-changed')} changed ${causeIn('en', p)}: ${changeIn('en', p, 'score-changed')} points. See it question by question here:`,
       { link: need(p, 'link', 'score-changed') },
     ],
   }),

@@ -1,6 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { ScoreChangeCause } from '../../../shared/schemas/results.js';
 import type { Db } from '../../db/client.js';
-import { answers, phases, testResults, tests } from '../../db/schema.js';
+import { answers, phases, scoreChanges, testResults, tests } from '../../db/schema.js';
+import { uuidv7 } from '../../lib/ids.js';
 
 export type AnswerRow = typeof answers.$inferSelect;
 export type ScoreOrigin = NonNullable<AnswerRow['scoreOrigin']>;
@@ -368,4 +370,39 @@ export async function setAnswerFiles(
     .returning();
   if (!row) throw new Error('answer not updated');
   return row;
+}
+
+/** A decided item's points that moved: appended to `score_changes` with the change's cause. */
+export type ScoreChangeWrite = {
+  answerId: string;
+  testId: string;
+  studentId: string;
+  itemId: string;
+  before: number;
+  after: number;
+  cause: ScoreChangeCause;
+};
+
+export async function appendScoreChanges(
+  db: Db,
+  rows: readonly ScoreChangeWrite[],
+  at: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(scoreChanges).values(rows.map((r) => ({ ...r, id: uuidv7(at.getTime()), at })));
+}
+
+/** The changes of one student's test, oldest first. */
+export async function findScoreChanges(db: Db, testId: string, studentId: string) {
+  return db
+    .select({
+      itemId: scoreChanges.itemId,
+      before: scoreChanges.before,
+      after: scoreChanges.after,
+      cause: scoreChanges.cause,
+      at: scoreChanges.at,
+    })
+    .from(scoreChanges)
+    .where(and(eq(scoreChanges.testId, testId), eq(scoreChanges.studentId, studentId)))
+    .orderBy(scoreChanges.at, scoreChanges.id);
 }

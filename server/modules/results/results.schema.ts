@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { SCORE_ORIGINS } from '../../../shared/schemas/results.js';
+import { SCORE_CHANGE_CAUSES, SCORE_ORIGINS } from '../../../shared/schemas/results.js';
 import { createdAt, tz } from '../../db/columns.js';
 import { phases } from '../exams/exams.schema.js';
 import { attempts } from '../player/player.schema.js';
@@ -114,4 +114,33 @@ export const phaseResults = pgTable(
     primaryKey({ columns: [t.phaseId, t.studentId] }),
     index('phase_results_points_idx').on(t.phaseId, t.points),
   ],
+);
+
+/**
+ * Every change of an item's decided points (appended, never updated): from what, to what, why
+ * (SCORE_CHANGE_CAUSES; never who) and when. What the student's result page shows as "before
+ * and after"; a first score is not a change and has no row.
+ */
+export const scoreChanges = pgTable(
+  'score_changes',
+  {
+    id: uuid('id').primaryKey(),
+    answerId: uuid('answer_id')
+      .notNull()
+      .references(() => answers.id),
+    testId: uuid('test_id')
+      .notNull()
+      .references(() => tests.id),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => questions.id),
+    before: points('before').notNull(),
+    after: points('after').notNull(),
+    cause: text('cause', { enum: SCORE_CHANGE_CAUSES }).notNull(),
+    at: tz('at').notNull(),
+  },
+  (t) => [index('score_changes_test_student_idx').on(t.testId, t.studentId)],
 );

@@ -1,4 +1,8 @@
-import type { ResultState } from '../../../shared/schemas/results.js';
+import type {
+  ResultState,
+  ScoreChangeCause,
+  ScoreOrigin,
+} from '../../../shared/schemas/results.js';
 import type { Db } from '../../db/client.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './results.repo.js';
@@ -127,6 +131,7 @@ export async function rescoreTest(
   const keys = await repo.resultKeysOfTest(tx, testId);
   const rows = await repo.scoringRows(tx, keys);
   const writes: repo.ItemScoreWrite[] = [];
+  const changes: repo.ScoreChangeWrite[] = [];
   const touched = new Map<string, repo.ResultKey>();
   for (const row of rows) {
     if (!row.answerId || row.scoreOrigin !== 'auto') continue;
@@ -135,6 +140,17 @@ export async function rescoreTest(
       row.submittedAnswer,
     );
     if (outcome.points === row.score && outcome.state === row.scoreState) continue;
+    if (row.scoreState === 'decided' && row.score !== null && outcome.points !== null) {
+      changes.push({
+        answerId: row.answerId,
+        testId: row.testId,
+        studentId: row.studentId,
+        itemId: row.itemId,
+        before: Number(row.score),
+        after: outcome.points,
+        cause: 'key_fix',
+      });
+    }
     writes.push({
       answerId: row.answerId,
       testId: row.testId,
@@ -148,9 +164,16 @@ export async function rescoreTest(
     touched.set(keyOf(row), row);
   }
   await repo.writeItemScores(tx, writes, at);
+  await repo.appendScoreChanges(tx, changes, at);
   await repo.refreshTotals(tx, [...touched.values()], at);
   return { changedItems: writes.length, students: touched.size };
 }
+
+const CHANGE_CAUSE = {
+  marked: 'marking',
+  mediated: 'mediation',
+  appealed: 'appeal',
+} as const satisfies Record<string, ScoreChangeCause>;
 
 /** An answer whose points people decided (reviewers, a mediator, an appeal). */
 export type MarkedAnswer = repo.ResultKey & { answerId: string; itemId: string };
@@ -187,8 +210,16 @@ export async function recordMarkedScore(
     ],
     at,
   );
+  const before = current.score === null ? null : Number(current.score);
+  if (current.scoreState === 'decided' && before !== null && before !== score) {
+    await repo.appendScoreChanges(
+      tx,
+      [{ ...answer, before, after: score, cause: CHANGE_CAUSE[origin] }],
+      at,
+    );
+  }
   await repo.refreshTotals(tx, [answer], at);
-  return { before: current.score === null ? null : Number(current.score) };
+  return { before };
 }
 
 /**
@@ -244,7 +275,16 @@ export async function findTestResults(
 }
 
 /** One item's points as a reader shows them. */
-export type ItemScore = { score: number | null; scoreState: ResultState | null };
+/** A decided item's points that moved: from, to, why (never who) and when. */
+export type ScoreChange = { before: number; after: number; cause: ScoreChangeCause; at: Date };
+
+export type ItemScore = {
+  score: number | null;
+  scoreState: ResultState | null;
+  origin: ScoreOrigin | null;
+  /** Oldest first; empty when the first decided points still stand. */
+  changes: ScoreChange[];
+};
 
 /**
  * The items' points of one student's test, by item id; the phase's timing decides provisional
@@ -256,7 +296,10 @@ export async function findItemScores(
   phase: PhaseTiming,
   now: Date,
 ): Promise<Map<string, ItemScore>> {
-  const rows = await repo.findItemScores(db, key.testId, key.studentId);
+  const [rows, changeRows] = await Promise.all([
+    repo.findItemScores(db, key.testId, key.studentId),
+    repo.findScoreChanges(db, key.testId, key.studentId),
+  ]);
   const scores = new Map<string, ItemScore>();
   for (const row of rows) {
     if (row.scoreState === null) continue;
@@ -264,6 +307,15 @@ export async function findItemScores(
       score: row.score === null ? null : Number(row.score),
       scoreState:
         row.scoreState === 'awaiting_marking' ? 'awaiting_marking' : resultState(0, phase, now),
+      origin: row.scoreOrigin,
+      changes: changeRows
+        .filter((c) => c.itemId === row.itemId)
+        .map((c) => ({
+          before: Number(c.before),
+          after: Number(c.after),
+          cause: c.cause,
+          at: c.at,
+        })),
     });
   }
   return scores;

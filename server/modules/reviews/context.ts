@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ScoreChangeCause } from '../../../shared/schemas/results.js';
 import { DEFAULT_MARK_STEP, isInStep, type MarkInput } from '../../../shared/schemas/reviews.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
@@ -203,22 +204,47 @@ export function reviewsContext(deps: ReviewsDeps) {
     return (await repo.findRubric(tx, itemId))?.criteria ?? [];
   }
 
-  /** Tells the student their score changed (after the change commits with the mail). */
-  async function mailStudent(tx: Db, studentId: string, testId: string, testName: string) {
+  /**
+   * Tells the student, after the change commits with the mail, that their test's result is
+   * ready (`change` absent: first published) or that one item's points moved: which item, from
+   * what to what, and why (never who).
+   */
+  async function mailStudent(
+    tx: Db,
+    studentId: string,
+    testId: string,
+    testName: string,
+    change?: { itemId: string; before: number; after: number; cause: ScoreChangeCause },
+  ) {
     const [student] = [...(await repo.findPeople(tx, [studentId])).values()];
     if (!student || student.deletedAt) return;
+    const link = `${origin}/teste/${testId}/rezultat`;
+    const position = change
+      ? (await repo.findTestItems(tx, testId)).find((i) => i.itemId === change.itemId)?.position
+      : undefined;
     await outbox.enqueue(tx, {
-      template: 'score-changed',
+      template: change ? 'score-changed' : 'score-published',
       to: student.email,
       userId: student.id,
       locale: student.uiLocale ?? student.locale,
-      params: { test: testName, link: `${origin}/teste/${testId}/rezultat` },
+      params: change
+        ? {
+            test: testName,
+            link,
+            item: String(position ?? '?'),
+            before: String(change.before),
+            after: String(change.after),
+            cause: change.cause,
+          }
+        : { test: testName, link },
     });
   }
 
   async function testName(tx: Db, testId: string) {
     return (await repo.findTestWithPhase(tx, testId))?.test.name ?? '';
   }
+
+  const CAUSE_OF = { marked: 'marking', mediated: 'mediation', appealed: 'appeal' } as const;
 
   /** Records an answer's final score through the results module and tells the student. */
   async function recordFinal(
@@ -235,7 +261,16 @@ export function reviewsContext(deps: ReviewsDeps) {
       (await findTestResults(tx, answer.studentId, [answer.testId], at)).get(answer.testId)
         ?.awaitingItems === 0;
     if (before !== score && complete) {
-      await mailStudent(tx, answer.studentId, answer.testId, await testName(tx, answer.testId));
+      const name = await testName(tx, answer.testId);
+      await mailStudent(
+        tx,
+        answer.studentId,
+        answer.testId,
+        name,
+        before === null
+          ? undefined
+          : { itemId: answer.itemId, before, after: score, cause: CAUSE_OF[from] },
+      );
     }
     return before;
   }

@@ -174,7 +174,15 @@ export function keyFix(ctx: ReviewsContext) {
         const names = new Map<string, string>();
         for (const c of preview.changes) {
           if (!names.has(c.testId)) names.set(c.testId, await ctx.testName(tx, c.testId));
-          await ctx.mailStudent(tx, c.studentId, c.testId, names.get(c.testId) ?? '');
+          await ctx.mailStudent(
+            tx,
+            c.studentId,
+            c.testId,
+            names.get(c.testId) ?? '',
+            c.oldScore === null
+              ? undefined
+              : { itemId, before: c.oldScore, after: c.newScore, cause: 'key_fix' },
+          );
         }
         return { ...preview, changedItems, students, resolvedAppeals: appeals.length };
       });

@@ -17,6 +17,7 @@ import {
   reviewMarks,
   testResults,
 } from '../../db/schema.js';
+import { renderMail } from '../../lib/mail/templates.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
 import { fixedClock, type Signed } from '../../test/competition.js';
 import { reviewWorld } from './reviews.fixtures.js';
@@ -458,8 +459,22 @@ describe('appeals', () => {
     const mails = await t.database.db
       .select()
       .from(mailOutbox)
-      .where(and(eq(mailOutbox.toAddress, w.ana.email), eq(mailOutbox.template, 'score-changed')));
-    expect(mails.length).toBeGreaterThanOrEqual(2);
+      .where(eq(mailOutbox.toAddress, w.ana.email));
+    // The first publication is not a change; the appeal's is, with its item, amounts and cause.
+    expect(mails.filter((m) => m.template === 'score-published')).toHaveLength(1);
+    const changed = mails.filter((m) => m.template === 'score-changed');
+    expect(changed.map((m) => m.params)).toEqual([
+      expect.objectContaining({ item: '1', before: '7.5', after: '3.25', cause: 'appeal' }),
+    ]);
+    const [ro, en] = (['ro', 'en'] as const).map((l) =>
+      renderMail('score-changed', l, changed[0]?.params as Record<string, string>),
+    );
+    expect(ro?.text).toContain('întrebarea 1');
+    expect(ro?.text).toContain('în urma contestației: de la 7,5 la 3,25 (−4,25) puncte');
+    expect(en?.text).toContain('after the appeal: from 7.5 to 3.25 (−4.25) points');
+    expect(renderMail('score-published', 'ro', { test: 'T', link: 'l' }).subject).not.toContain(
+      'schimbat',
+    );
     const page = ok<StudentResult>(
       await w.call('GET', `/test-review/tests/${w.hybridTest.id}/items`, w.ana.headers),
     );
@@ -467,7 +482,13 @@ describe('appeals', () => {
       finalScore: 3.25,
       appealStatus: 'resolved',
       appealOutcome: 'changed',
+      decidedBy: 'appeal',
+      changes: [{ before: 7.5, after: 3.25, cause: 'appeal', at: expect.any(String) }],
     });
+    // Nothing in the student's view names the people who marked.
+    for (const person of [w.coordinator, ...assigned.map(signedOf)]) {
+      expect(JSON.stringify(page)).not.toContain(person.id);
+    }
   });
 
   it("keep the original score when the paper moves by less than the phase's points", async () => {
@@ -601,7 +622,13 @@ describe('online phases', () => {
       finalScore: 10,
       appealStatus: 'resolved',
       appealOutcome: 'changed',
+      decidedBy: 'key_fix',
+      changes: [{ before: 0, after: 10, cause: 'key_fix', at: expect.any(String) }],
     });
+    const keyMails = (
+      await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, w.carmen.email))
+    ).filter((m) => m.template === 'score-changed');
+    expect(keyMails.at(-1)?.params).toMatchObject({ before: '0', after: '10', cause: 'key_fix' });
     const fixed = await t.database.db
       .select()
       .from(auditEvents)
@@ -784,5 +811,19 @@ describe('appeal mediation and committee decisions', () => {
       appealOutcome: 'kept',
       canChallenge: false,
     });
+  });
+});
+
+describe('the marking scope', () => {
+  it('counts what people mark: every question of a hybrid phase, only the open ones online', async () => {
+    const scope = async (base: string, who: Signed) =>
+      ok<{ questionsToMark: number }>(await w.call('GET', `${base}/marking-scope`, who.headers));
+    // The online test has a single-choice item (scored from its key) and an open one.
+    expect(await scope(onlineBase(), w.examAdmin)).toEqual({ questionsToMark: 1 });
+    expect(await scope(hybridBase(), w.examAdmin)).toEqual({ questionsToMark: 1 });
+    // A reviewer of the phase may ask too (the marking panel is theirs as well); a student not.
+    expect(await scope(hybridBase(), w.r1)).toEqual({ questionsToMark: 1 });
+    const refused = await w.call('GET', `${hybridBase()}/marking-scope`, w.ana.headers);
+    expect([403, 404]).toContain(refused.statusCode);
   });
 });

@@ -253,6 +253,21 @@ export async function hasRunningTests(db: Db, phaseId: string, now: Date): Promi
   return rowsOf(result).length > 0;
 }
 
+/** Questions drawn into the phase's tests that people mark (all, or only open ones). */
+export async function countQuestionsToMark(
+  db: Db,
+  phaseId: string,
+  openOnly: boolean,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(distinct ${testItems.questionId})::int` })
+    .from(testItems)
+    .innerJoin(tests, eq(tests.id, testItems.testId))
+    .innerJoin(questions, eq(questions.id, testItems.questionId))
+    .where(and(eq(tests.phaseId, phaseId), openOnly ? eq(questions.itemType, 'open') : undefined));
+  return Number(row?.n ?? 0);
+}
+
 export async function findPhaseTestIds(db: Db, phaseId: string): Promise<string[]> {
   const rows = await db.select({ id: tests.id }).from(tests).where(eq(tests.phaseId, phaseId));
   return rows.map((r) => r.id);

@@ -17,6 +17,7 @@ import {
   listQuerySchema,
   markerPhaseSchema,
   markInputSchema,
+  markingScopeSchema,
   REMINDER_INTERVAL_HOURS,
   REVIEW_LIST_TYPES,
   REVIEW_STATUSES,
@@ -452,6 +453,22 @@ export function reviewsRoutes(reviews: ReviewsService) {
           request.params.itemId,
           request.body,
         ),
+    );
+    r.get(
+      `${BASE}/marking-scope`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'How many questions of the phase people mark',
+          description:
+            'Every question drawn into a hybrid phase, the open questions of an online one; 0 ' +
+            'means there is no marking to start (appeals on the key are still possible).',
+          params: phaseParams,
+          response: { 200: markingScopeSchema },
+        },
+        preHandler: markers,
+      },
+      async (request) => reviews.markingScope(actorOf(request), ids(request.params)),
     );
     r.get(
       `${BASE}/progress`,

@@ -1,4 +1,5 @@
 import {
+  type MarkingScope,
   REMINDER_INTERVAL_HOURS,
   type ReassignInput,
   type ReassignResult,
@@ -71,6 +72,13 @@ export function staff(ctx: ReviewsContext) {
         });
         return rubricOf(tx, itemId);
       });
+    },
+
+    /** Whether the phase has anything for people to mark: anyone who sees its review may ask. */
+    async markingScope(actor: Actor, ids: PhaseIds): Promise<MarkingScope> {
+      const scope = await ctx.requireScope(actor, ids);
+      const onlineOnly = scope.phase.type === 'online';
+      return { questionsToMark: await repo.countQuestionsToMark(db, scope.phase.id, onlineOnly) };
     },
 
     async progress(actor: Actor, ids: PhaseIds): Promise<ReviewProgress> {

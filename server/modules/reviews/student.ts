@@ -1,7 +1,9 @@
+import type { ScoreChangeCause, ScoreOrigin } from '../../../shared/schemas/results.js';
 import type {
   AppealInput,
   StudentResult,
   StudentReviewItem,
+  StudentScoreDecider,
 } from '../../../shared/schemas/reviews.js';
 import type { Db } from '../../db/client.js';
 import { appendAudit } from '../../lib/audit.js';
@@ -35,6 +37,17 @@ function windowOpen(
   );
 }
 
+/** What the student is told set an item's points: a cause, never a person. */
+function deciderOf(
+  origin: ScoreOrigin | null,
+  lastChange: ScoreChangeCause | undefined,
+): StudentScoreDecider {
+  if (origin === 'marked' || origin === 'entered') return 'marking';
+  if (origin === 'mediated') return 'mediation';
+  if (origin === 'appealed') return 'appeal';
+  return lastChange === 'key_fix' ? 'key_fix' : 'key';
+}
+
 type TestWithPhase = NonNullable<Awaited<ReturnType<typeof repo.findTestWithPhase>>>;
 
 async function studentItems(
@@ -65,6 +78,8 @@ async function studentItems(
         appealStatus: !appeal ? 'none' : appeal.status === 'resolved' ? 'resolved' : 'pending',
         appealOutcome: appeal?.outcome ?? null,
         canChallenge: open && decided && !appeal,
+        decidedBy: decided ? deciderOf(s.origin, s.changes.at(-1)?.cause) : null,
+        changes: (s?.changes ?? []).map((c) => ({ ...c, at: c.at.toISOString() })),
       };
     });
 }

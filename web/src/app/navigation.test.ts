@@ -14,7 +14,15 @@ const paths = (role?: 'student' | 'teacher' | 'admin') =>
 describe('navigation', () => {
   it('shows each role the menu of SPEC.md §2', () => {
     expect(paths('student')).toEqual(['/tests', '/test/inscriere', '/profil', '/ajutor']);
-    expect(paths('teacher')).toEqual(['/profesori', '/elevi', '/examene', '/profil', '/ajutor']);
+    // Teachers also find their diplomas and their students' (a page no menu reached).
+    expect(paths('teacher')).toEqual([
+      '/profesori',
+      '/elevi',
+      '/examene',
+      '/diploma/teacher',
+      '/profil',
+      '/ajutor',
+    ]);
     // Admins also see the sign-in limits and the mail outbox, which are not in SPEC.md's menu.
     expect(paths('admin')).toEqual([
       '/profesori',
@@ -36,6 +44,7 @@ describe('navigation', () => {
       '/elevi',
       '/examene',
       '/de-corectat',
+      '/diploma/teacher',
       '/profil',
       '/ajutor',
     ]);

@@ -70,6 +70,15 @@ export const NAVIGATION: readonly NavItem[] = [
     covers: /^\/examene\/[^/]+\/editii\/[^/]+\/phases\/[^/]+\/(corectare|contestatii)(\/|$)/,
   },
   {
+    // A teacher's own diplomas and those of the students they coordinate (students find
+    // theirs under My tests).
+    id: 'diplomas',
+    titleKey: 'nav.diplomas',
+    path: '/diploma/teacher',
+    icon: 'workspace_premium',
+    roles: ['teacher'],
+  },
+  {
     id: 'my-tests',
     titleKey: 'nav.myTests',
     path: '/tests',

@@ -9,6 +9,7 @@ import Mail from '@mui/icons-material/Mail';
 import Person from '@mui/icons-material/Person';
 import RateReview from '@mui/icons-material/RateReview';
 import School from '@mui/icons-material/School';
+import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
 import type { SvgIconProps } from '@mui/material';
 import type { ComponentType } from 'react';
 
@@ -24,6 +25,7 @@ const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   person: Person,
   rate_review: RateReview,
   school: School,
+  workspace_premium: WorkspacePremium,
 };
 
 export function NavIcon({ name, ...props }: { name: string } & SvgIconProps) {

@@ -64,4 +64,38 @@ describe('phase form', () => {
     expect(fromLocalInput(values.appealStartDate)).toBe(phase.appealStartDate);
     expect(values.appealEndDate).toBe('');
   });
+
+  it('starts a new phase on the server defaults and sends the marking settings as numbers', () => {
+    expect(phaseFormValues(undefined, 'ro')).toMatchObject({
+      mediationThreshold: '10',
+      markStep: '0,5',
+      appealMinPoints: '0',
+    });
+    const body = phaseForm.parse(
+      filled({ mediationThreshold: '12,5', markStep: '0,25', appealMinPoints: '1' }),
+    );
+    expect(body).toMatchObject({ mediationThreshold: 0.125, markStep: 0.25, appealMinPoints: 1 });
+  });
+
+  it("shows a phase's settings in the interface language and refuses what the route refuses", () => {
+    const phase = {
+      ...phaseFormValues(),
+      mediationThreshold: 0.2,
+      markStep: 0.25,
+      appealMinPoints: 1.5,
+    } as unknown as Phase;
+    expect(phaseFormValues(phase, 'en')).toMatchObject({
+      mediationThreshold: '20',
+      markStep: '0.25',
+      appealMinPoints: '1.5',
+    });
+    expect(
+      errorsOf(filled({ mediationThreshold: '150', markStep: 'abc', appealMinPoints: '' })),
+    ).toEqual({
+      mediationThreshold: 'invalid',
+      markStep: 'not_number',
+      appealMinPoints: 'required',
+    });
+    expect(errorsOf(filled({ markStep: '0' }))).toEqual({ markStep: 'invalid' });
+  });
 });

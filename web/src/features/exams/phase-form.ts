@@ -1,9 +1,38 @@
 import { z } from 'zod';
 import type { Phase } from '../../../../shared/schemas/exams.js';
-import { phaseCreateSchema } from '../../../../shared/schemas/exams.js';
+import { phaseCreateSchema, phaseFields } from '../../../../shared/schemas/exams.js';
 import { fromLocalInput, toLocalInput } from './format.js';
 
 const { name, type, startDate, endDate } = phaseCreateSchema.shape;
+const { mediationThreshold, markStep, appealMinPoints } = phaseFields;
+
+/** A number as typed: digits with one decimal comma or point ('8', '8,5', ',5'). */
+const NUMBER = /^[+-]?(\d+([.,]\d*)?|[.,]\d+)$/;
+
+/**
+ * A typed number (decimal comma or point) divided by `per` (100 for a percentage), then the
+ * route's own check of the setting.
+ */
+const typedNumber = (setting: z.ZodType<number, number>, per = 1) =>
+  z
+    .string()
+    .transform((value, ctx) => {
+      const s = value.replace(/\s/g, '');
+      if (s === '') {
+        ctx.issues.push({ code: 'custom', message: 'required', input: value });
+        return z.NEVER;
+      }
+      if (!NUMBER.test(s)) {
+        ctx.issues.push({ code: 'custom', message: 'not_number', input: value });
+        return z.NEVER;
+      }
+      return Math.round((Number(s.replace(',', '.')) / per) * 1e6) / 1e6;
+    })
+    .pipe(setting);
+
+/** A setting as the form shows it: the interface language's decimal sign, no grouping. */
+const typedText = (n: number, language: string) =>
+  new Intl.NumberFormat(language, { maximumFractionDigits: 4, useGrouping: false }).format(n);
 
 /** A `datetime-local` value, required, turned into the instant the route checks. */
 const localInstant = (instant: typeof startDate) =>
@@ -33,6 +62,10 @@ export const phaseForm = z
     endDate: localInstant(endDate),
     appealStartDate: optionalLocalInstant(),
     appealEndDate: optionalLocalInstant(),
+    /** Typed as a percentage of the item's points (10 → 0.1). */
+    mediationThreshold: typedNumber(mediationThreshold, 100),
+    markStep: typedNumber(markStep),
+    appealMinPoints: typedNumber(appealMinPoints),
   })
   .superRefine((v, ctx) => {
     const start = v.appealStartDate;
@@ -57,14 +90,29 @@ export const PHASE_FORM_FIELDS = [
   'endDate',
   'appealStartDate',
   'appealEndDate',
+  'mediationThreshold',
+  'markStep',
+  'appealMinPoints',
 ] as const;
 
-/** The form's values for a phase, or an empty online phase without appeals. */
-export const phaseFormValues = (phase?: Phase): PhaseFormInput => ({
+/** A new phase's marking settings: the server's defaults. */
+const NEW_PHASE = { mediationThreshold: 0.1, markStep: 0.5, appealMinPoints: 0 };
+
+/**
+ * The form's values for a phase, or an empty online phase without appeals with the server's
+ * default marking settings; numbers written in `language`.
+ */
+export const phaseFormValues = (phase?: Phase, language = 'ro'): PhaseFormInput => ({
   name: phase?.name ?? '',
   type: phase?.type ?? 'online',
   startDate: toLocalInput(phase?.startDate),
   endDate: toLocalInput(phase?.endDate),
   appealStartDate: toLocalInput(phase?.appealStartDate),
   appealEndDate: toLocalInput(phase?.appealEndDate),
+  mediationThreshold: typedText(
+    Math.round((phase ?? NEW_PHASE).mediationThreshold * 100 * 1e4) / 1e4,
+    language,
+  ),
+  markStep: typedText((phase ?? NEW_PHASE).markStep, language),
+  appealMinPoints: typedText((phase ?? NEW_PHASE).appealMinPoints, language),
 });

@@ -65,6 +65,8 @@ export function MyRankings({ renderDiploma }: Props) {
 function RankCard({ ranking: r, diploma }: { ranking: MyRanking; diploma: ReactNode }) {
   const { t, i18n } = useTranslation();
   const ids = { examId: r.examId, editionId: r.editionId, phaseId: r.phaseId };
+  // Only closing the phase makes its prizes and decisions final.
+  const provisional = r.phaseState !== 'closed';
   return (
     <Card
       component="article"
@@ -112,9 +114,14 @@ function RankCard({ ranking: r, diploma }: { ranking: MyRanking; diploma: ReactN
         {(r.prize || r.status) && (
           <Box sx={{ display: 'flex', gap: 1, mt: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>
             {r.prize && <EmojiEvents color="warning" fontSize="small" aria-hidden />}
-            <PrizeChip prize={r.prize} />
-            {r.status && <DecisionChip status={r.status} />}
+            <PrizeChip prize={r.prize} provisional={provisional} />
+            {r.status && <DecisionChip status={r.status} provisional={provisional} />}
           </Box>
+        )}
+        {(r.prize || r.status) && provisional && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {t('rankings.mine.provisionalAwards')}
+          </Typography>
         )}
         {r.scoreState !== 'final' && (
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>

@@ -114,7 +114,9 @@ function Published({ own }: { own: MyRanking }) {
       id: 'prize',
       label: t('rankings.columns.prize'),
       noWrap: true,
-      render: (r) => <PrizeChip prize={r.prize} short={isNarrow} />,
+      render: (r) => (
+        <PrizeChip prize={r.prize} short={isNarrow} provisional={own.phaseState !== 'closed'} />
+      ),
     },
   ];
   return (
@@ -146,6 +148,9 @@ function Published({ own }: { own: MyRanking }) {
         <Alert severity={own.scoreState === 'provisional' ? 'info' : 'warning'}>
           {t(`rankings.mine.note.${own.scoreState}`)}
         </Alert>
+      )}
+      {own.phaseState !== 'closed' && (
+        <Alert severity="info">{t('rankings.mine.provisionalAwards')}</Alert>
       )}
       <Paper sx={{ p: { xs: 1, sm: 2 } }}>
         <PagedTable

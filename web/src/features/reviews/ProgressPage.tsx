@@ -230,7 +230,9 @@ function Progress({
             disabled={lagging.length === 0 || reminders.isPending}
             onClick={() => void remind()}
           >
-            {t('reviews.progress.remindAll', { count: lagging.length })}
+            {lagging.length === 0
+              ? t('reviews.progress.remindNone')
+              : t('reviews.progress.remindAll', { count: lagging.length })}
           </Button>
         </Box>
         <TableContainer>

@@ -135,6 +135,12 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
                         max: formatMark(item.maxScore, lang),
                       })}
                 </Typography>
+                {item.decidedBy && (
+                  <Typography variant="body2" color="text.secondary">
+                    {t(`result.decidedBy.${item.decidedBy}`)}
+                  </Typography>
+                )}
+                {item.changes.length > 0 && <ScoreChanges item={item} />}
               </Box>
               {label && <Chip color={label.color} label={t(label.key)} />}
               {item.canChallenge && (
@@ -153,6 +159,37 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
       </Stack>
       <AppealDialog testId={testId} item={appealing} onClose={() => setAppealing(null)} />
     </Stack>
+  );
+}
+
+/** Each change of an item's points: from what, to what, by how much, why (never who), when. */
+function ScoreChanges({ item }: { item: StudentReviewItem }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const headingId = useId();
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Typography id={headingId} variant="subtitle2" component="p">
+        {t('result.changes')}
+      </Typography>
+      <Box component="ul" aria-labelledby={headingId} sx={{ m: 0, pl: 2.5 }}>
+        {item.changes.map((c) => {
+          const diff = Math.round((c.after - c.before) * 100) / 100;
+          const sign = diff > 0 ? '+' : diff < 0 ? '−' : '±';
+          return (
+            <Typography component="li" variant="body2" key={`${c.at}-${c.cause}`}>
+              {t('result.change', {
+                before: formatMark(c.before, lang),
+                after: formatMark(c.after, lang),
+                diff: `${sign}${formatMark(Math.abs(diff), lang)}`,
+                cause: t(`result.cause.${c.cause}`),
+                when: formatWhen(c.at, lang),
+              })}
+            </Typography>
+          );
+        })}
+      </Box>
+    </Box>
   );
 }
 

@@ -40,6 +40,8 @@ describe("a student's item", () => {
     appealStatus: 'none',
     appealOutcome: null,
     canChallenge: true,
+    decidedBy: 'marking',
+    changes: [],
     ...patch,
   });
   it('reads as SPEC.md §4 says: none without a score, pending, then decided', () => {

@@ -32,14 +32,14 @@ type Props = {
  * (INVALID_PHASE_DATES, OVERLAPPING_PHASE_DATES) mark both fields of the pair it names.
  */
 export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const report = useReport();
   const create = useCreatePhase(ids);
   const patch = usePatchPhase({ ...ids, phaseId: phase?._id ?? '' });
   // The resolver checks and keeps the typed text; the body is parsed from it on submit.
   const { control, handleSubmit, setError, formState, reset } = useForm<PhaseFormInput>({
     resolver: zodResolver(phaseForm, undefined, { raw: true }),
-    values: phaseFormValues(phase),
+    values: phaseFormValues(phase, i18n.language),
   });
   // A closed phase keeps everything but its name (the server refuses the rest).
   const isClosed = phase?.state === 'closed';
@@ -104,6 +104,28 @@ export function PhaseFormDialog({ open, ids, phase, onClose }: Props) {
         label={t('exams.phases.fields.endDate')}
         {...dateProps}
       />
+      <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, display: 'grid', gap: 2 }}>
+        <Box component="legend" sx={{ p: 0, mb: 1 }}>
+          <Typography variant="subtitle2" component="span">
+            {t('exams.phases.fields.marking')}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+            {t('exams.phases.markingHint')}
+          </Typography>
+        </Box>
+        {(['mediationThreshold', 'markStep', 'appealMinPoints'] as const).map((field) => (
+          <FormText
+            key={field}
+            control={control}
+            name={field}
+            label={t(`exams.phases.fields.${field}`)}
+            helperText={t(`exams.phases.hints.${field}`)}
+            disabled={isClosed}
+            required
+            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+          />
+        ))}
+      </Box>
       <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, display: 'grid', gap: 2 }}>
         <Box component="legend" sx={{ p: 0, mb: 1 }}>
           <Typography variant="subtitle2" component="span">

@@ -107,7 +107,7 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
       id: 'status',
       label: t('exams.results.title'),
       sortField: 'status',
-      render: (s) => <ResultChip status={s.status} />,
+      render: (s) => <ResultChip status={s.status} absent={s.total === null} />,
     },
   ];
 

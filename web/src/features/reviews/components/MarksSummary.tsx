@@ -77,11 +77,13 @@ export function ReviewSummary({ marks, info }: { marks: Mark[]; info: ReviewInfo
       strong: true,
     });
   }
-  // Until they give theirs, a reviewer sees the other mark left out or without its score.
-  const hidden =
+  // Until they give theirs, a reviewer sees the other mark left out or without its score;
+  // once theirs is given, the other shows when its reviewer gives it.
+  const otherMissing =
     info.status === 'marking' &&
     marks.every((m) => m.isMine || m.reviewerScore === null) &&
     marks.some((m) => m.isMine);
+  const mineGiven = marks.some((m) => m.isMine && m.reviewerScore !== null);
   return (
     <Stack spacing={1}>
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
@@ -98,9 +100,9 @@ export function ReviewSummary({ marks, info }: { marks: Mark[]; info: ReviewInfo
         </Typography>
       </Box>
       {rows.length > 0 && <MarkRows rows={rows} label={t('reviews.summary.title')} />}
-      {hidden && (
+      {otherMissing && (
         <Typography variant="body2" color="text.secondary">
-          {t('reviews.summary.blind')}
+          {t(mineGiven ? 'reviews.summary.waitingOther' : 'reviews.summary.blind')}
         </Typography>
       )}
     </Stack>
