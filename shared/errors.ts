@@ -65,6 +65,8 @@ export const ERROR_CODES = [
   'PHASE_NOT_CLOSED',
   'NEXT_PHASE_STARTED',
   'STUDENTS_ADVANCED',
+  'PAPER_JOB_NOT_READY',
+  'SCAN_OFFSET_MISMATCH',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -166,6 +168,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   /** Reopening a phase whose admitted students were already enrolled in the next phase
    * (`details.phaseId`, `details.count`). */
   STUDENTS_ADVANCED: 409,
+  /** A booklets PDF asked for before its job is done. */
+  PAPER_JOB_NOT_READY: 409,
+  /** A scan chunk sent from another offset than the bytes received (`details.received`). */
+  SCAN_OFFSET_MISMATCH: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

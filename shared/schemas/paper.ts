@@ -51,6 +51,8 @@ export const SCAN_CHUNK_MAX_BYTES = 8 * 1024 * 1024;
 export const SCAN_FILE_TYPES = ['pdf', 'zip'] as const;
 export const MAX_ROOM_LENGTH = 40;
 export const MAX_SEAT_LENGTH = 20;
+/** Seats set in one request. */
+export const PAPER_SEATS_MAX = 2000;
 
 /** A student's anonymous paper code, e.g. `K7P-2QX` (Crockford-like letters, no 0/O, 1/I/L). */
 export const PAPER_CODE_RE = /^[A-HJKMNP-Z2-9]{3}-[A-HJKMNP-Z2-9]{3}$/;
@@ -73,7 +75,7 @@ export const paperSeatsInputSchema = z.object({
   seats: z
     .array(z.object({ studentId: z.uuid(), room: room.min(1, 'required'), seat }))
     .min(1, 'required')
-    .max(2000, 'too_long'),
+    .max(PAPER_SEATS_MAX, 'too_long'),
 });
 export type PaperSeatsInput = z.infer<typeof paperSeatsInputSchema>;
 
