@@ -55,12 +55,26 @@ const fonts = () => {
   return fontsOnce;
 };
 
+/** Whether each of the PDF's `count` pages shows exactly one image (`pdfimages -list`). */
+async function isOneImagePerPage(file: string, count: number): Promise<boolean> {
+  const { stdout } = await run('pdfimages', ['-list', file], { maxBuffer: 64 * 1024 * 1024 });
+  const perPage = new Map<number, number>();
+  for (const line of stdout.split('\n').slice(2)) {
+    const [page, , type] = line.trim().split(/\s+/);
+    if (type !== 'image') continue;
+    perPage.set(Number(page), (perPage.get(Number(page)) ?? 0) + 1);
+  }
+  if (perPage.size !== count) return false;
+  return [...perPage.values()].every((n) => n === 1);
+}
+
 /**
  * Makes the paper jobs of hybrid tests, one at a time per process, by the diploma ZIPs'
  * machinery: claimed in the database with SKIP LOCKED, progress and a heartbeat written as
  * they go, taken over when their maker went silent. Booklets are drawn by the PDF writer
  * (a room's few hundred pages take well under a second). A scan is put together from its
- * chunks, split into pages (poppler's pdftoppm for a PDF, the archive's images for a ZIP),
+ * chunks, split into pages (poppler's pdfimages for a scanner's PDF of one image a page, else
+ * pdftoppm; the archive's images for a ZIP),
  * each page read on a worker thread (scan-read.ts), and stored as the student's answer page
  * through `uploadAnswer`, as a paper answer entered by the exam's admin who uploaded it.
  */
@@ -157,21 +171,15 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
     if (head.toString('latin1').startsWith('%PDF')) {
       const { stdout } = await run('pdfinfo', [file]);
       const count = Number(/Pages:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
+      // A scanner's PDF is one image a page: those images are taken out as they are (a
+      // fraction of a millisecond a page); any other PDF is drawn page by page.
+      const asImages = await isOneImagePerPage(file, count);
       for (let first = 1; first <= count; first += RENDER_BATCH) {
         const last = Math.min(count, first + RENDER_BATCH - 1);
         const prefix = path.join(dir, `p${first}`);
-        await run('pdftoppm', [
-          '-r',
-          RENDER_DPI,
-          '-gray',
-          '-png',
-          '-f',
-          String(first),
-          '-l',
-          String(last),
-          file,
-          prefix,
-        ]);
+        const range = ['-f', String(first), '-l', String(last)];
+        if (asImages) await run('pdfimages', ['-j', '-png', ...range, file, prefix]);
+        else await run('pdftoppm', ['-r', RENDER_DPI, '-gray', '-png', ...range, file, prefix]);
         const names = (await readdir(dir)).filter((n) => n.startsWith(`p${first}-`)).sort();
         for (const name of names) {
           const image = await readFile(path.join(dir, name));
