@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PAPER_CODE_RE,
@@ -10,6 +11,7 @@ import {
   type ScanPage,
 } from '../../../shared/schemas/paper.js';
 import type { StudentItems } from '../../../shared/schemas/uploads.js';
+import { scanPages as scanPagesTable } from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { loadPdfFonts } from '../../lib/pdf/fonts.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
@@ -302,6 +304,21 @@ describe.skipIf(!poppler)('a scan of the written stack', { timeout: 180_000 }, (
       [3, 'duplicate'],
       [4, 'duplicate'],
     ]);
+  });
+
+  it('lets a student with scanned pages be anonymised: the pages go, the notes stay', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/user-mgmt/users/${w.students.ana.id}/anonymise`,
+      headers: w.admin.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const left = await t.database.db
+      .select()
+      .from(scanPagesTable)
+      .where(eq(scanPagesTable.studentId, w.students.ana.id));
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((p) => p.fileId === null)).toBe(true);
   });
 
   it('fails a scan that is neither a PDF nor a ZIP, by name', async () => {
