@@ -97,6 +97,12 @@ if (['rankings', 'export', 'diplomas'].includes(process.argv[2] ?? '')) {
   process.exit(await resultsBenchCli(process.argv[2] ?? '', process.argv.slice(3)));
 }
 
+// Paper booklets scanned and read back (bench/scan-bench.ts), with its own options.
+if (process.argv[2] === 'scan') {
+  const { scanBenchCli } = await import('./scan-bench.js');
+  process.exit(await scanBenchCli(process.argv.slice(3)));
+}
+
 // exam-day runs the server in its own process on PostgreSQL and takes its own options.
 if (process.argv[2] === 'exam-day') {
   const { examDayCli } = await import('./exam-day.js');
@@ -138,7 +144,7 @@ const name = positionals[0] ?? 'api-baseline';
 const bench = BENCHMARKS[name];
 if (!bench) {
   console.error(
-    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'db-outage', 'first-load', 'fuzz', 'rankings', 'export', 'diplomas', 'zip', 'unhint'].join(', ')}`,
+    `Unknown benchmark "${name}". Known: ${[...Object.keys(BENCHMARKS), 'exam-day', 'db-outage', 'first-load', 'fuzz', 'rankings', 'export', 'diplomas', 'zip', 'unhint', 'scan'].join(', ')}`,
   );
   process.exit(2);
 }

@@ -93,6 +93,9 @@ import {
   testsService,
 } from './modules/tests/index.js';
 import {
+  paperJobs,
+  paperRoutes,
+  paperService,
   testStudentsService,
   uploadsPersonalData,
   uploadsRoutes,
@@ -131,6 +134,8 @@ declare module 'fastify' {
      * timer); `runPending` makes them now and resolves when done (tests call it).
      */
     diplomaJobs: { wake(): void; runPending(): Promise<number> };
+    /** The same for paper booklets and scans (server/modules/uploads/paper-jobs.ts). */
+    paperJobs: { wake(): void; runPending(): Promise<number> };
     /**
      * Every route as it was registered, hidden ones included: the access matrix and the fuzzer
      * walk it, so a route added later is checked without anyone listing it.
@@ -170,6 +175,7 @@ const PERSONAL_DATA: readonly PersonalDataPart[] = [
 const MAIL_POLL_MS = 2_000;
 /** How often each process looks for diploma ZIPs to make (and old ones to delete). */
 const DIPLOMA_JOBS_POLL_MS = 5_000;
+const PAPER_JOBS_POLL_MS = 5_000;
 /** How often rankings too large to rebuild within a request are looked for. */
 const RANKING_REBUILDS_POLL_MS = 2_000;
 
@@ -359,20 +365,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: `${API_PREFIX}/test-mgmt` },
   );
 
+  const uploads = uploadsService({
+    db: database.db,
+    storage: deps.storage,
+    clock,
+    maxFileBytes: config.files.maxBytes,
+  });
   await app.register(
-    uploadsRoutes(
-      uploadsService({
-        db: database.db,
-        storage: deps.storage,
-        clock,
-        maxFileBytes: config.files.maxBytes,
-      }),
-      testStudentsService({ db: database.db }),
-      config.files.maxBytes,
-    ),
+    uploadsRoutes(uploads, testStudentsService({ db: database.db }), config.files.maxBytes),
     { prefix: `${API_PREFIX}/upload-mgmt` },
   );
 
+  const paper = paperJobs({ db: database.db, clock, storage: deps.storage, uploads });
+  app.addHook('onClose', () => paper.close());
+  const paperPeriodic = deps.runJobs
+    ? registerPeriodicJob(app, {
+        name: 'paper-jobs',
+        intervalMs: PAPER_JOBS_POLL_MS,
+        run: async () => {
+          await paper.runPending();
+        },
+      })
+    : undefined;
+  app.decorate('paperJobs', {
+    wake: () => paperPeriodic?.wake(),
+    runPending: () => paper.runPending(),
+  });
+
+  await app.register(paperRoutes(paperService({ db: database.db, storage: deps.storage, clock })), {
+    prefix: `${API_PREFIX}/upload-mgmt`,
+  });
   await app.register(playerRoutes(player, notices), { prefix: `${API_PREFIX}/test-player` });
   const rankings = rankingsService({ db: database.db, clock });
   await app.register(rankingsRoutes(rankings, rulesService({ db: database.db, clock })), {

@@ -66,6 +66,8 @@ export const ERROR_CODES = [
   'NEXT_PHASE_STARTED',
   'STUDENTS_ADVANCED',
   'DIPLOMA_NOT_STALE',
+  'PAPER_JOB_NOT_READY',
+  'SCAN_OFFSET_MISMATCH',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -169,6 +171,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   STUDENTS_ADVANCED: 409,
   /** Reissuing a diploma whose printed result did not change: it stays in force. */
   DIPLOMA_NOT_STALE: 409,
+  /** A booklets PDF asked for before its job is done. */
+  PAPER_JOB_NOT_READY: 409,
+  /** A scan chunk sent from another offset than the bytes received (`details.received`). */
+  SCAN_OFFSET_MISMATCH: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

@@ -15,4 +15,5 @@ export * from '../modules/rankings/rankings.schema.js';
 export * from '../modules/results/results.schema.js';
 export * from '../modules/reviews/reviews.schema.js';
 export * from '../modules/tests/tests.schema.js';
+export * from '../modules/uploads/paper.schema.js';
 export * from '../modules/users/users.schema.js';

@@ -103,6 +103,13 @@ const noJob: AccessRule = {
     "the seeded world has no diploma job; a job is its requester's alone (404 to others)",
 };
 
+const paperRead: AccessRule = { ok: ORGANISERS, notFound: OUTSIDERS };
+const paperManage: AccessRule = { ok: MANAGERS, notFound: OUTSIDERS };
+/** The world makes no paper job: a job id of nobody's is 404 to those who may reach one. */
+const noPaperJob: Pick<AccessRule, 'params' | 'unreachable'> = {
+  params: () => ({ jobId: NO_JOB }),
+  unreachable: 'the seeded world has no paper job of the test',
+};
 const competitionRead: AccessRule = { ok: IN_COMPETITION, notFound: OUTSIDERS };
 const competitionManage: AccessRule = { ok: MANAGERS, notFound: OUTSIDERS };
 const bankRead: AccessRule = { ok: ORGANISERS, notFound: [...STUDENTS, ...BANK_OUTSIDERS] };
@@ -371,6 +378,18 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     ok: ['studentA', ...MANAGERS],
     notFound: ['studentB', ...OUTSIDERS],
   },
+
+  // Paper exams of the hybrid test: the organisers look, the managers print and upload; a
+  // coordinator sees neither the codes nor the rooms of other teachers' students.
+  [`GET ${UP}/paper/seats`]: paperRead,
+  [`PUT ${UP}/paper/seats`]: paperManage,
+  [`POST ${UP}/paper/booklets`]: paperManage,
+  [`POST ${UP}/paper/scans`]: paperManage,
+  [`PUT ${UP}/paper/scans/{jobId}`]: { ...paperManage, ...noPaperJob },
+  [`GET ${UP}/paper/jobs`]: paperRead,
+  [`GET ${UP}/paper/jobs/{jobId}`]: { ...paperRead, ...noPaperJob },
+  [`GET ${UP}/paper/jobs/{jobId}/file`]: { ...paperRead, ...noPaperJob },
+  [`GET ${UP}/paper/pages`]: paperRead,
 
   // The player: each student their own attempt (A finished, B still writing).
   [`GET ${PLAYER}/mytests`]: ownPlayer,

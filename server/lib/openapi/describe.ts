@@ -62,7 +62,8 @@ function errorCodesOf(
     if (/\b403\b/.test(text ?? '')) named.add('OPERATION_NOT_PERMITTED');
     if (/\b404\b/.test(text ?? '')) named.add('NOT_FOUND');
   }
-  const hasBody = schema.body !== undefined || schema.multipart !== undefined;
+  const hasBody =
+    schema.body !== undefined || schema.multipart !== undefined || schema.binaryBody !== undefined;
   const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'CLIENT_ERROR', ...named]);
   if (schema.multipart) codes.add('INVALID_MULTIPART');
   if (route.guard) codes.add('UNAUTHORIZED');
@@ -215,7 +216,7 @@ export function createTransform(apiPrefix: string) {
     if (!input.url.startsWith(`${apiPrefix}/`) || schema.hide) {
       return { schema: { hide: true }, url: input.url };
     }
-    const { errors: _errors, multipart, list: _list, redirect, ...rest } = schema;
+    const { errors: _errors, multipart, binaryBody, list: _list, redirect, ...rest } = schema;
     const { zodSchema, files } = withoutFileResponses(rest);
     const transformed = jsonSchemaTransform({ ...input, schema: zodSchema } as TransformInput);
     const out = { ...(transformed.schema as JsonObject) };
@@ -245,6 +246,10 @@ export function createTransform(apiPrefix: string) {
     if (multipart) {
       out.body = multipartSchema(multipart);
       out.consumes = ['multipart/form-data'];
+    }
+    if (binaryBody) {
+      out.body = { type: 'string', format: 'binary', description: binaryBody.description };
+      out.consumes = [binaryBody.contentType];
     }
     describeListParameters(out.querystring as JsonObject | undefined, schema);
     for (const part of ['params', 'querystring', 'headers'] as const) {

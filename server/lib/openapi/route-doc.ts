@@ -33,6 +33,11 @@ declare module 'fastify' {
     errors?: readonly ErrorCode[];
     /** The route's multipart/form-data body, described. */
     multipart?: MultipartDoc;
+    /**
+     * A body of raw bytes (a chunk of a large upload), for the description only: the route
+     * reads it as a Buffer through its content-type parser.
+     */
+    binaryBody?: { contentType: string; description: string };
     /** The list behind the route's `filter` or `where` query parameter. */
     list?: ListDoc;
     /** The route answers a redirect (302), not a body: where it sends the browser. */

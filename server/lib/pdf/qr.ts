@@ -16,8 +16,17 @@ export type QrGrid = {
   boxes: [number, number, number, number][];
 };
 
-export function qrGrid(text: string): QrGrid {
-  const qr = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], {
+/**
+ * `alphanumeric` (digits, capitals, space and `$%*+-./:` only) packs 5.5 bits a character
+ * instead of 8: a smaller symbol, so bigger modules in the same printed square (scanned answer
+ * pages, read back at 150 dpi).
+ */
+export function qrGrid(text: string, mode: 'byte' | 'alphanumeric' = 'byte'): QrGrid {
+  const segment =
+    mode === 'byte'
+      ? { data: Buffer.from(text, 'utf8'), mode: 'byte' as const }
+      : { data: text, mode: 'alphanumeric' as const };
+  const qr = QRCode.create([segment], {
     errorCorrectionLevel: 'M',
     maskPattern: 0,
   });

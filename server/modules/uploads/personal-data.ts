@@ -1,5 +1,5 @@
 import { and, eq, inArray, like, or, sql } from 'drizzle-orm';
-import { answers, files } from '../../db/schema.js';
+import { answers, files, scanPages } from '../../db/schema.js';
 import { cleanFileName } from '../../lib/files/names.js';
 import { deleteFileRecords } from '../../lib/files/records.js';
 import type { PersonalDataPart } from '../../lib/personal-data.js';
@@ -54,9 +54,11 @@ export const uploadsPersonalData: PersonalDataPart = {
   },
   async anonymise(tx, userId) {
     const rows = await tx.select({ id: files.id }).from(files).where(filesOf(userId));
-    return deleteFileRecords(
-      tx,
-      rows.map((r) => r.id),
-    );
+    const ids = rows.map((r) => r.id);
+    // A scanned page's note keeps what became of the page, not the page.
+    if (ids.length > 0) {
+      await tx.update(scanPages).set({ fileId: null }).where(inArray(scanPages.fileId, ids));
+    }
+    return deleteFileRecords(tx, ids);
   },
 };

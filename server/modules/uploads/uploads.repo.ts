@@ -361,3 +361,19 @@ export async function lockAnswer(db: Db, answerId: string): Promise<AnswerRow | 
     .for('update');
   return row;
 }
+
+/** Every student of the test (booklets and scans need them all, not a page of them). */
+export async function findAllTestStudents(db: Db, test: TestRef) {
+  return db
+    .select({
+      studentId: phaseStudents.studentId,
+      familyName: users.familyName,
+      givenName: users.givenName,
+      grade: gradeSql,
+    })
+    .from(phaseStudents)
+    .innerJoin(users, eq(users.id, phaseStudents.studentId))
+    .leftJoin(editionStudents, enrolmentJoin(test.editionId))
+    .where(ofTest(test, undefined))
+    .orderBy(asc(users.familyNameNormalized), asc(users.givenNameNormalized), asc(users.id));
+}
