@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestWithItems } from '../server/db/factories.js';
-import { answers, attempts, users } from '../server/db/schema.js';
+import { answers, attempts, exams, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { recordMarkedScore, scoreEndedAttempts } from '../server/modules/results/index.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
@@ -672,7 +672,12 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.getByRole('link', { name: EXAM }).click();
     await expect.poll(() => page.getByRole('heading', { name: EXAM }).count()).toBe(1);
     await expect.poll(() => page.getByRole('link', { name: EDITION }).count()).toBe(1);
-    for (const button of ['Edit the competition', 'Add edition', 'Choose teachers']) {
+    for (const button of [
+      'Edit the competition',
+      'Add edition',
+      'Choose teachers',
+      'Delete the competition',
+    ]) {
       expect(await page.getByRole('button', { name: button }).count(), button).toBe(0);
     }
     await shot(page, 'exam-detail-en');
@@ -710,5 +715,132 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([EXAM]);
     await shot(page, 'exams-list-ro');
     await page.context().close();
+  });
+
+  it('orders the coordinator picker by given name', async () => {
+    // Bucur Zoe comes before Georgescu Ana by family name, after her by given name.
+    await podium.createUser({
+      email: 'zoe.bucur@example.ro',
+      password: PASSWORD,
+      type: 'teacher',
+      givenName: 'Zoe',
+      familyName: 'Bucur',
+      county: 'Cluj',
+    });
+    const page = await signIn('admin@example.ro');
+    await page.goto(`${podium.baseUrl}${urls.edition}`);
+    const card = 'Profesori coordonatori ai ediției';
+    await page
+      .getByRole('region', { name: card })
+      .getByRole('button', { name: 'Alege profesorii' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: card });
+    const unchecked = () =>
+      dialog
+        .getByRole('checkbox', { checked: false })
+        .allInnerTexts()
+        .then((names) => names.map((n) => n.split('\n')[0]?.trim()));
+    await expect.poll(unchecked).toContain('Bucur Zoe');
+    const names = await unchecked();
+    expect(names.indexOf('Georgescu Ana')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('Georgescu Ana')).toBeLessThan(names.indexOf('Bucur Zoe'));
+    await shot(page, 'coordinator-picker-ro');
+    // The competition's own pickers keep the family-name order.
+    await dialog.getByRole('button', { name: 'Închide' }).click();
+    await page.goto(`${podium.baseUrl}${urls.exam}`);
+    await page
+      .getByRole('region', { name: 'Membrii comisiei' })
+      .getByRole('button', { name: 'Alege profesorii' })
+      .click();
+    const staff = page.getByRole('dialog', { name: 'Membrii comisiei' });
+    const staffNames = () =>
+      staff
+        .getByRole('checkbox', { checked: false })
+        .allInnerTexts()
+        .then((n) => n.map((x) => x.split('\n')[0]?.trim()));
+    await expect.poll(staffNames).toContain('Bucur Zoe');
+    expect((await staffNames())[0]).toBe('Bucur Zoe');
+    await page.context().close();
+  });
+
+  it('pages editions 25 at a time and deletes a competition only while it has no edition', async () => {
+    const page = await signIn('admin@example.ro');
+    const spare = 'Concurs de probă';
+    const big = 'Concurs cu multe ediții';
+    for (const name of [spare, big]) {
+      const made = await callApi(page, 'POST', '/exam-mgmt/exams', {
+        name,
+        subject: 'Informatică',
+        grades: [9],
+      });
+      expect(made.status).toBe(201);
+    }
+    const [bigRow] = await podium.db
+      .select({ id: exams.id })
+      .from(exams)
+      .where(eq(exams.name, big));
+    const bigId = bigRow?.id ?? '';
+    for (let i = 1; i <= 26; i++) {
+      const made = await callApi(page, 'POST', `/exam-mgmt/exams/${bigId}/editions`, {
+        name: `Ediția ${String(i).padStart(2, '0')}`,
+        year: 2000 + i,
+      });
+      expect(made.status).toBe(201);
+    }
+
+    // SPEC.md §9: editions 25 a page, by name.
+    await page.goto(`${podium.baseUrl}/examene/${bigId}`);
+    await expect.poll(() => column(page, 'Ediții', 0).then((c) => c.length)).toBe(25);
+    expect((await column(page, 'Ediții', 0))[0]).toBe('Ediția 01');
+    await page.getByRole('button', { name: 'Mergi la pagina următoare' }).click();
+    await expect.poll(() => column(page, 'Ediții', 0)).toEqual(['Ediția 26']);
+    await shot(page, 'exam-editions-page-two-ro');
+
+    await page.goto(`${podium.baseUrl}/examene`);
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([big, spare, EXAM]);
+    await page.getByRole('button', { name: `Șterge concursul ${spare}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Ștergi concursul?' });
+    await expect
+      .poll(() => confirm.getByText(`Concursul „${spare}” va fi șters.`, { exact: false }).count())
+      .toBe(1);
+    await shot(page, 'exam-delete-ro');
+    await confirm.getByRole('button', { name: 'Șterge', exact: true }).click();
+    await toast(page, `Concursul „${spare}” a fost șters`);
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([big, EXAM]);
+
+    // A competition with editions: refused, and the dialog says why; nothing changes.
+    await page.getByRole('button', { name: `Șterge concursul ${EXAM}` }).click();
+    await confirm.getByRole('button', { name: 'Șterge', exact: true }).click();
+    await expect
+      .poll(() => confirm.getByText('Concursul are ediții și nu poate fi șters.').count())
+      .toBe(1);
+    await expect
+      .poll(() => confirm.getByText('doar cât timp nu are nicio ediție', { exact: false }).count())
+      .toBe(1);
+    await shot(page, 'exam-delete-refused-ro');
+    await confirm.getByRole('button', { name: 'Închide' }).click();
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([big, EXAM]);
+    await page.context().close();
+
+    // The same from the competition's page, in English.
+    const en = await signIn('admin@example.ro', 'en');
+    await en.goto(`${podium.baseUrl}/examene/${bigId}`);
+    await expect.poll(() => column(en, 'Editions', 0).then((c) => c.length)).toBe(25);
+    await shot(en, 'exam-editions-en');
+    await en.getByRole('button', { name: 'Delete the competition' }).click();
+    const dialog = en.getByRole('dialog', { name: 'Delete the competition?' });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect
+      .poll(() => dialog.getByText('The competition has editions and cannot be deleted.').count())
+      .toBe(1);
+    await expect
+      .poll(() =>
+        dialog.getByText('only be deleted while it has no edition', { exact: false }).count(),
+      )
+      .toBe(1);
+    await shot(en, 'exam-delete-refused-en');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => en.getByRole('heading', { name: big }).count()).toBe(1);
+    await en.context().close();
   });
 });

@@ -93,6 +93,7 @@ function EditionDetail({ exam, edition }: { exam: Exam; edition: Edition }) {
             ids={edition.teacherIds}
             canEdit={isManager}
             save={(teacherIds) => patch.mutateAsync({ teacherIds })}
+            orderBy="givenName"
           />
         </Grid>
       </Grid>

@@ -1,5 +1,16 @@
 import Add from '@mui/icons-material/Add';
-import { Box, Button, Grid, Link, Paper, Stack, Typography } from '@mui/material';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import {
+  Box,
+  Button,
+  Grid,
+  IconButton,
+  Link,
+  Paper,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
@@ -13,6 +24,7 @@ import { SelectField } from '../../components/pickers/select-field.js';
 import { useAuth } from '../../lib/auth.js';
 import { useExamsCount } from './api/count-exams.js';
 import { useExams } from './api/get-exams.js';
+import { DeleteExamDialog } from './components/DeleteExamDialog.js';
 import { ExamFormDialog } from './components/ExamFormDialog.js';
 import { gradesLabel, subjectLabel } from './format.js';
 
@@ -40,6 +52,7 @@ function ExamsList({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<ExamListItem | null>(null);
   const list = usePagedList<ExamFilters>({
     defaultOrder: { field: 'name', direction: 'asc' },
     initialFilters: INITIAL_FILTERS,
@@ -74,6 +87,26 @@ function ExamsList({ isAdmin }: { isAdmin: boolean }) {
       noWrap: true,
       render: (e) => (e.myRole ? t(`exams.roles.${e.myRole}`) : ''),
     },
+    ...(isAdmin
+      ? [
+          {
+            id: 'actions',
+            label: t('exams.fields.actions'),
+            noWrap: true,
+            render: (e: ExamListItem) => (
+              <Tooltip title={t('exams.delete.action')}>
+                <IconButton
+                  size="small"
+                  aria-label={t('exams.delete.actionOf', { name: e.name })}
+                  onClick={() => setDeleting(e)}
+                >
+                  <DeleteOutline fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            ),
+          } satisfies Column<ExamListItem>,
+        ]
+      : []),
   ];
 
   return (
@@ -127,11 +160,14 @@ function ExamsList({ isAdmin }: { isAdmin: boolean }) {
         />
       </Paper>
       {isAdmin && (
-        <ExamFormDialog
-          open={adding}
-          onClose={() => setAdding(false)}
-          onCreated={(exam) => navigate(`/examene/${exam._id}`)}
-        />
+        <>
+          <ExamFormDialog
+            open={adding}
+            onClose={() => setAdding(false)}
+            onCreated={(exam) => navigate(`/examene/${exam._id}`)}
+          />
+          <DeleteExamDialog exam={deleting} onClose={() => setDeleting(null)} />
+        </>
       )}
     </Stack>
   );
