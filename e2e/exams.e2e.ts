@@ -393,10 +393,31 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await shot(page, 'credentials-student-ro');
     await dialog.getByRole('button', { name: 'Închide' }).click();
 
-    // The competitions list is the sign-up page for a student.
+    // /examene shows a student their own enrolments, with withdrawal while sign-ups are open.
     await page.goto(`${podium.baseUrl}/examene`);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Concursurile mele' }).count())
+      .toBe(1);
+    await expect.poll(() => column(page, 'Concursurile mele', 0)).toEqual([EXAM]);
+    expect(await column(page, 'Concursurile mele', 1)).toEqual([EDITION]);
+    await shot(page, 'my-competitions-student-ro');
+    await page.getByRole('button', { name: `Mă retrag din ${EXAM}` }).click();
+    await toast(page, 'V-ați retras de la concurs');
+    await expect.poll(() => page.getByText('Nu ești înscris la niciun concurs.').count()).toBe(1);
+    await page.getByRole('link', { name: 'Înscrie-te la alte concursuri' }).click();
     await page.waitForURL('**/test/inscriere');
+    await card.getByRole('button', { name: 'Mă înscriu' }).click();
+    await toast(page, 'V-ați înscris la concurs');
+    await page.goto(`${podium.baseUrl}/examene`);
+    await expect.poll(() => column(page, 'Concursurile mele', 0)).toEqual([EXAM]);
     await page.context().close();
+
+    const en = await signIn('elena.stan@example.ro', 'en');
+    await en.goto(`${podium.baseUrl}/examene`);
+    await expect.poll(() => column(en, 'My competitions', 0)).toEqual([EXAM]);
+    expect(await en.getByRole('button', { name: `Withdraw from ${EXAM}` }).count()).toBe(1);
+    await shot(en, 'my-competitions-student-en');
+    await en.context().close();
   });
 
   it('shows the phase totals, sorts and filters on them, and refuses admission by rule while marking waits', async () => {
@@ -799,7 +820,7 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.goto(`${podium.baseUrl}/examene`);
     await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([big, spare, EXAM]);
     await page.getByRole('button', { name: `Șterge concursul ${spare}` }).click();
-    const confirm = page.getByRole('dialog', { name: 'Ștergi concursul?' });
+    const confirm = page.getByRole('dialog', { name: 'Ștergeți concursul?' });
     await expect
       .poll(() => confirm.getByText(`Concursul „${spare}” va fi șters.`, { exact: false }).count())
       .toBe(1);

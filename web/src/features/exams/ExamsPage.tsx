@@ -13,7 +13,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { DISCIPLINES, PAGE_SIZE_EXAMS } from '../../../../shared/constants.js';
 import type { ExamListItem } from '../../../../shared/schemas/exams.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
@@ -27,6 +27,7 @@ import { useExams } from './api/get-exams.js';
 import { DeleteExamDialog } from './components/DeleteExamDialog.js';
 import { ExamFormDialog } from './components/ExamFormDialog.js';
 import { gradesLabel, subjectLabel } from './format.js';
+import { MyRegistrationsPage } from './MyRegistrationsPage.js';
 
 type ExamFilters = { search: string; subject: string };
 const INITIAL_FILTERS: ExamFilters = { search: '', subject: '' };
@@ -40,11 +41,14 @@ const toWhere = (f: ExamFilters) =>
 
 const LIST_FIELDS = ['_id', 'name', 'subject', 'grades', 'myRole'];
 
-/** /examene: the competitions the user sees, 25 a page by name; admins add new ones. */
+/**
+ * /examene: the competitions the user sees, 25 a page by name; admins add new ones. A student
+ * sees their own enrolments instead.
+ */
 export function ExamsPage() {
   const { user } = useAuth();
-  // Students find their competitions on the sign-up page.
-  if (user?.type === 'student') return <Navigate to="/test/inscriere" replace />;
+  // A student sees the competitions they are enrolled in (SPEC.md §2 lists /examene for them).
+  if (user?.type === 'student') return <MyRegistrationsPage />;
   return <ExamsList isAdmin={user?.type === 'admin'} />;
 }
 
