@@ -738,6 +738,39 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.context().close();
   });
 
+  it('opens and closes sign-ups for a whole edition (SPEC.md §4)', async () => {
+    const admin = await signIn('admin@example.ro', 'en');
+    await admin.goto(`${podium.baseUrl}${urls.edition}`);
+    const toggle = admin.getByRole('switch', { name: 'Sign-ups open for the edition' });
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    // The switch shows the saved state: it turns once the server has answered.
+    await toggle.click();
+    await toast(admin, 'The change has been saved');
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await expect.poll(() => admin.getByText('Closed for every phase').count()).toBe(1);
+    await shot(admin, 'edition-registration-closed-en');
+
+    // The student no longer finds it among the competitions taking sign-ups.
+    const student = await signIn('elena.stan@example.ro');
+    await student.goto(`${podium.baseUrl}/test/inscriere`);
+    await expect
+      .poll(() => student.getByRole('article', { name: `${EXAM} — ${EDITION}` }).count())
+      .toBe(0);
+    await student.context().close();
+
+    await toggle.click();
+    await toast(admin, 'The change has been saved');
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await admin.context().close();
+    const ro = await signIn('admin@example.ro');
+    await ro.goto(`${podium.baseUrl}${urls.edition}`);
+    await expect
+      .poll(() => ro.getByRole('switch', { name: 'Înscrieri deschise pe ediție' }).isChecked())
+      .toBe(true);
+    await shot(ro, 'edition-registration-ro');
+    await ro.context().close();
+  });
+
   it('orders the coordinator picker by given name', async () => {
     // Bucur Zoe comes before Georgescu Ana by family name, after her by given name.
     await podium.createUser({
