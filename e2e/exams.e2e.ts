@@ -262,10 +262,11 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.waitForURL(/\/editii\/[0-9a-f-]{36}$/);
     urls.edition = new URL(page.url()).pathname;
 
+    // The coordinator picker lists teachers by given name, given name first (SPEC.md §9).
     await pickTeacher(
       page,
       'Profesori coordonatori ai ediției',
-      'Matei Radu',
+      'Radu Matei',
       'Profesorul a fost adăugat',
     );
 
@@ -794,10 +795,10 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
         .getByRole('checkbox', { checked: false })
         .allInnerTexts()
         .then((names) => names.map((n) => n.split('\n')[0]?.trim()));
-    await expect.poll(unchecked).toContain('Bucur Zoe');
+    await expect.poll(unchecked).toContain('Zoe Bucur');
     const names = await unchecked();
-    expect(names.indexOf('Georgescu Ana')).toBeGreaterThanOrEqual(0);
-    expect(names.indexOf('Georgescu Ana')).toBeLessThan(names.indexOf('Bucur Zoe'));
+    expect(names.indexOf('Ana Georgescu')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('Ana Georgescu')).toBeLessThan(names.indexOf('Zoe Bucur'));
     await shot(page, 'coordinator-picker-ro');
     // The competition's own pickers keep the family-name order.
     await dialog.getByRole('button', { name: 'Închide' }).click();

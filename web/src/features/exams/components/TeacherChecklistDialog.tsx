@@ -90,7 +90,12 @@ export function TeacherChecklistDialog({
           <SelectedMark checked={checked} />
           <ListItemText
             id={labelId}
-            primary={personName(p)}
+            primary={
+              // Listed by given name: the given name first, so the order reads.
+              orderBy === 'givenName'
+                ? [p.givenName, p.familyName].filter(Boolean).join(' ') || personName(p)
+                : personName(p)
+            }
             secondary={[p.email, p.county].filter(Boolean).join(' · ')}
           />
         </ListItemButton>
