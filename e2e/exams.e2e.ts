@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestWithItems } from '../server/db/factories.js';
-import { answers, attempts, phases, users } from '../server/db/schema.js';
+import { answers, attempts, exams, phases, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { recordMarkedScore, scoreEndedAttempts } from '../server/modules/results/index.js';
 import { fillDate, hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
@@ -262,10 +262,11 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.waitForURL(/\/editii\/[0-9a-f-]{36}$/);
     urls.edition = new URL(page.url()).pathname;
 
+    // The coordinator picker lists teachers by given name, given name first (SPEC.md §9).
     await pickTeacher(
       page,
       'Profesori coordonatori ai ediției',
-      'Matei Radu',
+      'Radu Matei',
       'Profesorul a fost adăugat',
     );
 
@@ -435,10 +436,31 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await shot(page, 'credentials-student-ro');
     await dialog.getByRole('button', { name: 'Închide' }).click();
 
-    // The competitions list is the sign-up page for a student.
+    // /examene shows a student their own enrolments, with withdrawal while sign-ups are open.
     await page.goto(`${podium.baseUrl}/examene`);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Concursurile mele' }).count())
+      .toBe(1);
+    await expect.poll(() => column(page, 'Concursurile mele', 0)).toEqual([EXAM]);
+    expect(await column(page, 'Concursurile mele', 1)).toEqual([EDITION]);
+    await shot(page, 'my-competitions-student-ro');
+    await page.getByRole('button', { name: `Mă retrag din ${EXAM}` }).click();
+    await toast(page, 'V-ați retras de la concurs');
+    await expect.poll(() => page.getByText('Nu ești înscris la niciun concurs.').count()).toBe(1);
+    await page.getByRole('link', { name: 'Înscrie-te la alte concursuri' }).click();
     await page.waitForURL('**/test/inscriere');
+    await card.getByRole('button', { name: 'Mă înscriu' }).click();
+    await toast(page, 'V-ați înscris la concurs');
+    await page.goto(`${podium.baseUrl}/examene`);
+    await expect.poll(() => column(page, 'Concursurile mele', 0)).toEqual([EXAM]);
     await page.context().close();
+
+    const en = await signIn('elena.stan@example.ro', 'en');
+    await en.goto(`${podium.baseUrl}/examene`);
+    await expect.poll(() => column(en, 'My competitions', 0)).toEqual([EXAM]);
+    expect(await en.getByRole('button', { name: `Withdraw from ${EXAM}` }).count()).toBe(1);
+    await shot(en, 'my-competitions-student-en');
+    await en.context().close();
   });
 
   it('shows the phase totals, sorts and filters on them, and refuses admission by rule while marking waits', async () => {
@@ -724,7 +746,12 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await page.getByRole('link', { name: EXAM }).click();
     await expect.poll(() => page.getByRole('heading', { name: EXAM }).count()).toBe(1);
     await expect.poll(() => page.getByRole('link', { name: EDITION }).count()).toBe(1);
-    for (const button of ['Edit the competition', 'Add edition', 'Choose teachers']) {
+    for (const button of [
+      'Edit the competition',
+      'Add edition',
+      'Choose teachers',
+      'Delete the competition',
+    ]) {
       expect(await page.getByRole('button', { name: button }).count(), button).toBe(0);
     }
     await shot(page, 'exam-detail-en');
@@ -766,5 +793,165 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([EXAM]);
     await shot(page, 'exams-list-ro');
     await page.context().close();
+  });
+
+  it('opens and closes sign-ups for a whole edition (SPEC.md §4)', async () => {
+    const admin = await signIn('admin@example.ro', 'en');
+    await admin.goto(`${podium.baseUrl}${urls.edition}`);
+    const toggle = admin.getByRole('switch', { name: 'Sign-ups open for the edition' });
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    // The switch shows the saved state: it turns once the server has answered.
+    await toggle.click();
+    await toast(admin, 'The change has been saved');
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await expect.poll(() => admin.getByText('Closed for every phase').count()).toBe(1);
+    await shot(admin, 'edition-registration-closed-en');
+
+    // The student no longer finds it among the competitions taking sign-ups.
+    const student = await signIn('elena.stan@example.ro');
+    await student.goto(`${podium.baseUrl}/test/inscriere`);
+    await expect
+      .poll(() => student.getByRole('article', { name: `${EXAM} — ${EDITION}` }).count())
+      .toBe(0);
+    await student.context().close();
+
+    await toggle.click();
+    await toast(admin, 'The change has been saved');
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await admin.context().close();
+    const ro = await signIn('admin@example.ro');
+    await ro.goto(`${podium.baseUrl}${urls.edition}`);
+    await expect
+      .poll(() => ro.getByRole('switch', { name: 'Înscrieri deschise pe ediție' }).isChecked())
+      .toBe(true);
+    await shot(ro, 'edition-registration-ro');
+    await ro.context().close();
+  });
+
+  it('orders the coordinator picker by given name', async () => {
+    // Bucur Zoe comes before Georgescu Ana by family name, after her by given name.
+    await podium.createUser({
+      email: 'zoe.bucur@example.ro',
+      password: PASSWORD,
+      type: 'teacher',
+      givenName: 'Zoe',
+      familyName: 'Bucur',
+      county: 'Cluj',
+    });
+    const page = await signIn('admin@example.ro');
+    await page.goto(`${podium.baseUrl}${urls.edition}`);
+    const card = 'Profesori coordonatori ai ediției';
+    await page
+      .getByRole('region', { name: card })
+      .getByRole('button', { name: 'Alege profesorii' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: card });
+    const unchecked = () =>
+      dialog
+        .getByRole('checkbox', { checked: false })
+        .allInnerTexts()
+        .then((names) => names.map((n) => n.split('\n')[0]?.trim()));
+    await expect.poll(unchecked).toContain('Zoe Bucur');
+    const names = await unchecked();
+    expect(names.indexOf('Ana Georgescu')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('Ana Georgescu')).toBeLessThan(names.indexOf('Zoe Bucur'));
+    await shot(page, 'coordinator-picker-ro');
+    // The competition's own pickers keep the family-name order.
+    await dialog.getByRole('button', { name: 'Închide' }).click();
+    await page.goto(`${podium.baseUrl}${urls.exam}`);
+    await page
+      .getByRole('region', { name: 'Membrii comisiei' })
+      .getByRole('button', { name: 'Alege profesorii' })
+      .click();
+    const staff = page.getByRole('dialog', { name: 'Membrii comisiei' });
+    const staffNames = () =>
+      staff
+        .getByRole('checkbox', { checked: false })
+        .allInnerTexts()
+        .then((n) => n.map((x) => x.split('\n')[0]?.trim()));
+    await expect.poll(staffNames).toContain('Bucur Zoe');
+    expect((await staffNames())[0]).toBe('Bucur Zoe');
+    await page.context().close();
+  });
+
+  it('pages editions 25 at a time and deletes a competition only while it has no edition', async () => {
+    const page = await signIn('admin@example.ro');
+    const spare = 'Concurs de probă';
+    const big = 'Concurs cu multe ediții';
+    for (const name of [spare, big]) {
+      const made = await callApi(page, 'POST', '/exam-mgmt/exams', {
+        name,
+        subject: 'Informatică',
+        grades: [9],
+      });
+      expect(made.status).toBe(201);
+    }
+    const [bigRow] = await podium.db
+      .select({ id: exams.id })
+      .from(exams)
+      .where(eq(exams.name, big));
+    const bigId = bigRow?.id ?? '';
+    for (let i = 1; i <= 26; i++) {
+      const made = await callApi(page, 'POST', `/exam-mgmt/exams/${bigId}/editions`, {
+        name: `Ediția ${String(i).padStart(2, '0')}`,
+        year: 2000 + i,
+      });
+      expect(made.status).toBe(201);
+    }
+
+    // SPEC.md §9: editions 25 a page, by name.
+    await page.goto(`${podium.baseUrl}/examene/${bigId}`);
+    await expect.poll(() => column(page, 'Ediții', 0).then((c) => c.length)).toBe(25);
+    expect((await column(page, 'Ediții', 0))[0]).toBe('Ediția 01');
+    await page.getByRole('button', { name: 'Mergi la pagina următoare' }).click();
+    await expect.poll(() => column(page, 'Ediții', 0)).toEqual(['Ediția 26']);
+    await shot(page, 'exam-editions-page-two-ro');
+
+    await page.goto(`${podium.baseUrl}/examene`);
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([big, spare, EXAM]);
+    await page.getByRole('button', { name: `Șterge concursul ${spare}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Ștergeți concursul?' });
+    await expect
+      .poll(() => confirm.getByText(`Concursul „${spare}” va fi șters.`, { exact: false }).count())
+      .toBe(1);
+    await shot(page, 'exam-delete-ro');
+    await confirm.getByRole('button', { name: 'Șterge', exact: true }).click();
+    await toast(page, `Concursul „${spare}” a fost șters`);
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([big, EXAM]);
+
+    // A competition with editions: refused, and the dialog says why; nothing changes.
+    await page.getByRole('button', { name: `Șterge concursul ${EXAM}` }).click();
+    await confirm.getByRole('button', { name: 'Șterge', exact: true }).click();
+    await expect
+      .poll(() => confirm.getByText('Concursul are ediții și nu poate fi șters.').count())
+      .toBe(1);
+    await expect
+      .poll(() => confirm.getByText('doar cât timp nu are nicio ediție', { exact: false }).count())
+      .toBe(1);
+    await shot(page, 'exam-delete-refused-ro');
+    await confirm.getByRole('button', { name: 'Închide' }).click();
+    await expect.poll(() => column(page, 'Lista concursurilor', 0)).toEqual([big, EXAM]);
+    await page.context().close();
+
+    // The same from the competition's page, in English.
+    const en = await signIn('admin@example.ro', 'en');
+    await en.goto(`${podium.baseUrl}/examene/${bigId}`);
+    await expect.poll(() => column(en, 'Editions', 0).then((c) => c.length)).toBe(25);
+    await shot(en, 'exam-editions-en');
+    await en.getByRole('button', { name: 'Delete the competition' }).click();
+    const dialog = en.getByRole('dialog', { name: 'Delete the competition?' });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect
+      .poll(() => dialog.getByText('The competition has editions and cannot be deleted.').count())
+      .toBe(1);
+    await expect
+      .poll(() =>
+        dialog.getByText('only be deleted while it has no edition', { exact: false }).count(),
+      )
+      .toBe(1);
+    await shot(en, 'exam-delete-refused-en');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => en.getByRole('heading', { name: big }).count()).toBe(1);
+    await en.context().close();
   });
 });

@@ -23,7 +23,7 @@ const ANA_STUDENTS = [
   { familyName: 'Enache', givenName: 'Elena' },
   { familyName: 'Florea', givenName: 'Florin' },
   { familyName: 'Grigore', givenName: 'Gabriela' },
-  { familyName: 'Hagi', givenName: 'Horia', county: 'Vaslui' },
+  { familyName: 'Hagi', givenName: 'Horia', county: 'Vaslui', country: 'Republica Moldova' },
   { familyName: 'Iliescu', givenName: 'Irina', county: 'Vaslui' },
   { familyName: 'Jitaru', givenName: 'Jana' },
   { familyName: 'Lazăr', givenName: 'Luca' },
@@ -94,6 +94,7 @@ describe.skipIf(!hasChromium)('people lists and team codes in the browser', () =
         familyName: 'Lupu',
         county: 'Brașov',
         teacherCode: 'DAN-BV',
+        discipline: 'Informatică',
       })
     ).id;
     const ids: Record<string, string> = {};
@@ -321,6 +322,16 @@ describe.skipIf(!hasChromium)('people lists and team codes in the browser', () =
     expect(await munteanu.isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Șterge: Munteanu Mara' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Șterge: Popa Andrei' }).count()).toBe(1);
+    // Narrowed to the competition Radu is staff on (`examAdmin`): only its student. The
+    // competition he has no role on is not offered.
+    await page.getByRole('combobox', { name: 'Concursul' }).click();
+    expect(await page.getByRole('option', { name: 'Concursul Gazeta' }).count()).toBe(0);
+    await page.getByRole('option', { name: 'Olimpiada de Matematică', exact: true }).click();
+    await expect.poll(() => familyNames(page, list)).toEqual(['Munteanu']);
+    await expect.poll(() => page.getByText('1 elev', { exact: true }).count()).toBe(1);
+    await shot(page, 'students-competition-filter-ro');
+    await choose(page, 'Concursul', 'Toate');
+    await expect.poll(() => familyNames(page, list)).toHaveLength(4);
     // A teacher activates their own students.
     await page.getByRole('checkbox', { name: 'Selectează toate rândurile din pagină' }).check();
     await expect.poll(() => page.getByText('3 rânduri selectate').count()).toBe(1);
@@ -356,6 +367,11 @@ describe.skipIf(!hasChromium)('people lists and team codes in the browser', () =
     await choose(page, 'County', 'Iași');
     await expect.poll(() => familyNames(page, list)).toEqual(['Georgescu']);
     await choose(page, 'County', 'All');
+    await choose(page, 'Subject', 'Computer science');
+    await expect.poll(() => familyNames(page, list)).toEqual(['Lupu']);
+    await shot(page, 'teachers-discipline-en');
+    await choose(page, 'Subject', 'All');
+    await expect.poll(() => familyNames(page, list)).toEqual(['Georgescu', 'Lupu', 'Matei']);
 
     await page.getByRole('checkbox', { name: 'Select: Lupu Dan' }).check();
     await page.getByRole('button', { name: 'Deactivate' }).click();
@@ -375,6 +391,19 @@ describe.skipIf(!hasChromium)('people lists and team codes in the browser', () =
     expect(download.suggestedFilename()).toBe('profesori.xlsx');
     const bytes = await readFile(await download.path());
     expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+    await page.context().close();
+  });
+
+  it('filters students by country and by competition, in English', async () => {
+    const page = await signIn('admin@example.ro', 'en');
+    await page.goto(`${podium.baseUrl}/elevi`);
+    const students = 'Students';
+    await page.getByLabel('Country').fill('moldova');
+    await expect.poll(() => familyNames(page, students)).toEqual(['Hagi']);
+    await page.getByLabel('Country').fill('');
+    await choose(page, 'Competition', 'Concursul Gazeta');
+    await expect.poll(() => familyNames(page, students)).toEqual(['Popa']);
+    await shot(page, 'students-filters-en');
     await page.context().close();
   });
 

@@ -27,7 +27,6 @@ export const MAX_PAGE_SIZE = 1000;
 export const SNACKBAR_HIDE_MS = 6000;
 export const THANK_YOU_RESET_MS = 3500;
 export const NAV_SEARCH_SUGGESTIONS = 10;
-export const ANIMATION_MS = 1000;
 export const SIDEBAR_WIDTH = 280;
 export const SIDEBAR_FOLDED_WIDTH = 64;
 export const BOXED_MAX_WIDTH = 1120;

@@ -7871,7 +7871,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields: `_id` (uuid, sortable), `examId` (uuid, sortable), `name` (string, sortable), `year` (number, sortable), `state` (string, sortable), `termsUrl` (string), `teacherIds` (uuid, not in where), `createdAt` (date-time, sortable). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `name ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields: `_id` (uuid, sortable), `examId` (uuid, sortable), `name` (string, sortable), `year` (number, sortable), `state` (string, sortable), `termsUrl` (string), `registrationOpen` (boolean, sortable), `teacherIds` (uuid, not in where), `createdAt` (date-time, sortable). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `name ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"name":{"like":"a%","options":"i"}},"order":"name ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -7900,6 +7900,7 @@ export interface operations {
                      *         "year": 1,
                      *         "state": "active",
                      *         "termsUrl": "text",
+                     *         "registrationOpen": true,
                      *         "teacherIds": [
                      *           "text"
                      *         ],
@@ -7912,6 +7913,7 @@ export interface operations {
                         createdAt?: string;
                         examId?: string;
                         name?: string;
+                        registrationOpen?: boolean;
                         /** @enum {string} */
                         state?: "active" | "archived";
                         teacherIds?: string[];
@@ -8040,11 +8042,13 @@ export interface operations {
                  *       "termsUrl": "https://podium.example.ro/diplome",
                  *       "teacherIds": [
                  *         "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d"
-                 *       ]
+                 *       ],
+                 *       "registrationOpen": true
                  *     }
                  */
                 "application/json": {
                     name: string;
+                    registrationOpen?: boolean;
                     /** @enum {string} */
                     state?: "active" | "archived";
                     teacherIds?: string[];
@@ -8069,6 +8073,7 @@ export interface operations {
                      *       "year": 1,
                      *       "state": "active",
                      *       "termsUrl": "text",
+                     *       "registrationOpen": true,
                      *       "teacherIds": [
                      *         "text"
                      *       ],
@@ -8080,6 +8085,7 @@ export interface operations {
                         createdAt: string;
                         examId: string;
                         name: string;
+                        registrationOpen: boolean;
                         /** @enum {string} */
                         state: "active" | "archived";
                         teacherIds: string[];
@@ -8257,6 +8263,7 @@ export interface operations {
                      *       "year": 1,
                      *       "state": "active",
                      *       "termsUrl": "text",
+                     *       "registrationOpen": true,
                      *       "teacherIds": [
                      *         "text"
                      *       ],
@@ -8268,6 +8275,7 @@ export interface operations {
                         createdAt: string;
                         examId: string;
                         name: string;
+                        registrationOpen: boolean;
                         /** @enum {string} */
                         state: "active" | "archived";
                         teacherIds: string[];
@@ -8398,11 +8406,13 @@ export interface operations {
                  *       "termsUrl": "https://podium.example.ro/diplome",
                  *       "teacherIds": [
                  *         "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d"
-                 *       ]
+                 *       ],
+                 *       "registrationOpen": true
                  *     }
                  */
                 "application/json": {
                     name?: string;
+                    registrationOpen?: boolean;
                     /** @enum {string} */
                     state?: "active" | "archived";
                     teacherIds?: string[];
@@ -8427,6 +8437,7 @@ export interface operations {
                      *       "year": 1,
                      *       "state": "active",
                      *       "termsUrl": "text",
+                     *       "registrationOpen": true,
                      *       "teacherIds": [
                      *         "text"
                      *       ],
@@ -8438,6 +8449,7 @@ export interface operations {
                         createdAt: string;
                         examId: string;
                         name: string;
+                        registrationOpen: boolean;
                         /** @enum {string} */
                         state: "active" | "archived";
                         teacherIds: string[];
@@ -12627,7 +12639,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `_id` (uuid, sortable), `examId` (uuid, sortable), `name` (string, sortable), `year` (number, sortable), `state` (string, sortable), `termsUrl` (string), `teacherIds` (uuid, not in where), `createdAt` (date-time, sortable). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `_id` (uuid, sortable), `examId` (uuid, sortable), `name` (string, sortable), `year` (number, sortable), `state` (string, sortable), `termsUrl` (string), `registrationOpen` (boolean, sortable), `teacherIds` (uuid, not in where), `createdAt` (date-time, sortable). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp; boolean: eq, neq, inq, nin, exists. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"name":{"like":"a%","options":"i"}}
                  */
                 where?: string;

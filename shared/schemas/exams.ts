@@ -67,6 +67,8 @@ export const editionSchema = z.object({
   year: z.number().nullable(),
   state: z.enum(EDITION_STATES),
   termsUrl: z.string().nullable(),
+  /** Manual sign-up switch of the edition (SPEC.md §4); the phases' own switches apply too. */
+  registrationOpen: z.boolean(),
   teacherIds: z.array(z.string()),
   createdAt: z.string(),
 });
@@ -307,6 +309,8 @@ const editionFields = {
     .nullable(),
   /** Coordinators (SPEC.md `teacherIds`); replaces the whole list. */
   teacherIds: teacherIdsField(),
+  /** Manual sign-up switch of the whole edition (SPEC.md §4). */
+  registrationOpen: z.boolean({ error: 'invalid' }),
 };
 
 export const editionCreateSchema = z
@@ -316,6 +320,7 @@ export const editionCreateSchema = z
     state: editionFields.state.optional(),
     termsUrl: editionFields.termsUrl.optional(),
     teacherIds: editionFields.teacherIds.optional(),
+    registrationOpen: editionFields.registrationOpen.optional(),
   })
   .strict();
 export type EditionCreateInput = z.input<typeof editionCreateSchema>;

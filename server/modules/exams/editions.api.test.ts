@@ -55,6 +55,7 @@ describe('GET /exams/{examId}/editions', () => {
       year: 2026,
       state: 'active',
       termsUrl: null,
+      registrationOpen: true,
       teacherIds: [w.coordinator.id],
       createdAt: w.edition.createdAt.toISOString(),
     });

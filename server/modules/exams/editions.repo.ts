@@ -25,6 +25,7 @@ export const editionsResource: ListResource = {
     year: { column: editions.year, type: 'number' },
     state: { column: editions.state, type: 'string' },
     termsUrl: { column: editions.termsUrl, type: 'string', sortable: false },
+    registrationOpen: { column: editions.registrationOpen, type: 'boolean' },
     teacherIds: { column: sql`null`, type: 'uuid', filterable: false, sortable: false },
     createdAt: { column: editions.createdAt, type: 'date' },
   },

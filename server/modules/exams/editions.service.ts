@@ -114,6 +114,7 @@ export function editionsService({ db }: EditionsDeps) {
           year: input.year ?? null,
           state: input.state ?? 'active',
           termsUrl: input.termsUrl ?? null,
+          registrationOpen: input.registrationOpen ?? true,
         });
         await saveCoordinators(tx, actor, row.id, input.teacherIds);
         await appendAudit(tx, {

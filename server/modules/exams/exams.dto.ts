@@ -28,6 +28,7 @@ export function toEditionDto(row: EditionRow, teacherIds: string[]): Edition {
     year: row.year,
     state: row.state,
     termsUrl: row.termsUrl,
+    registrationOpen: row.registrationOpen,
     teacherIds,
     createdAt: row.createdAt.toISOString(),
   };

@@ -66,7 +66,8 @@ export function examScopeSql(actor: Actor): SQL | undefined {
 export function openForSignupSql(examId: SQL): SQL {
   return sql`exists (select 1 from ${editions} join ${phases} on ${phases.editionId} = ${editions.id}
     where ${editions.examId} = ${examId} and ${editions.deletedAt} is null
-    and ${editions.state} = 'active' and ${phases.deletedAt} is null
+    and ${editions.state} = 'active' and ${editions.registrationOpen}
+    and ${phases.deletedAt} is null
     and ${phases.state} = 'open' and ${phases.registrationOpen})`;
 }
 

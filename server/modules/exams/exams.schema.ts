@@ -68,6 +68,11 @@ export const editions = pgTable(
       .notNull()
       .default('active'),
     termsUrl: text('terms_url'),
+    /**
+     * Manual sign-up switch of the whole edition (SPEC.md §4): while off, no phase of it takes
+     * sign-ups, whatever the phase's own switch says. On by default, so the phases decide.
+     */
+    registrationOpen: boolean('registration_open').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
     deletedAt: tz('deleted_at'),

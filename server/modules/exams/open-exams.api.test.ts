@@ -161,6 +161,46 @@ describe('PUT /open-exams/{id}/register and /unregister', () => {
     expect(await rowsOf(otherGrade.edition.id, student.id)).toHaveLength(0);
   });
 
+  it('follows the edition’s own sign-up switch as well as the phase’s (SPEC.md §4)', async () => {
+    const student = await kit.person({ grade: 7 });
+    const admin = await kit.person({ type: 'admin' });
+    const { exam, edition } = await openEdition();
+    const url = `/exams/${exam.id}/editions/${edition.id}`;
+    const patch = (body: unknown) => kit.call('PATCH', url, admin.headers, body);
+    expect((await kit.call('GET', url, admin.headers)).json()).toMatchObject({
+      registrationOpen: true,
+    });
+
+    const closing = await patch({ registrationOpen: false });
+    expect(closing.statusCode).toBe(200);
+    expect(closing.json()).toMatchObject({ registrationOpen: false });
+    expect((await openIds(student)).map((e) => e._id)).not.toContain(edition.id);
+    const refused = await kit.call('PUT', `/open-exams/${edition.id}/register`, student.headers);
+    expect(refused.statusCode).toBe(409);
+    expect(codeOf(refused)).toBe('REGISTRATION_CLOSED');
+    expect(await rowsOf(edition.id, student.id)).toHaveLength(0);
+
+    // A bad value is refused and changes nothing.
+    const bad = await patch({ registrationOpen: 'da' });
+    expect(bad.statusCode).toBe(400);
+    expect(codeOf(bad)).toBe('VALIDATION_FAILED');
+    expect((await kit.call('GET', url, admin.headers)).json()).toMatchObject({
+      registrationOpen: false,
+    });
+
+    expect((await patch({ registrationOpen: true })).statusCode).toBe(200);
+    expect((await openIds(student)).map((e) => e._id)).toContain(edition.id);
+    expect(
+      (await kit.call('PUT', `/open-exams/${edition.id}/register`, student.headers)).statusCode,
+    ).toBe(200);
+    // Closed again: withdrawing waits for it to open, like a phase's switch.
+    expect((await patch({ registrationOpen: false })).statusCode).toBe(200);
+    const leaving = await kit.call('PUT', `/open-exams/${edition.id}/unregister`, student.headers);
+    expect(codeOf(leaving)).toBe('REGISTRATION_CLOSED');
+    expect(await rowsOf(edition.id, student.id)).toHaveLength(1);
+    expect(await kit.auditActions(edition.id)).toContain('edition.update');
+  });
+
   it('unregisters while open and without results; STUDENT_HAS_RESULTS and REGISTRATION_CLOSED otherwise', async () => {
     const student = await kit.person({ grade: 7 });
     const decided = await kit.person({ grade: 7 });

@@ -30,7 +30,10 @@ export type EditionWithExam = {
 
 const liveBoth = and(isNull(editions.deletedAt), isNull(exams.deletedAt));
 
-/** Phases of these editions that take sign-ups now: open, registration open; in order. */
+/**
+ * Phases of these editions that take sign-ups now: open, registration open on the phase and on
+ * its edition (SPEC.md §4); in order.
+ */
 export async function findRegistrationPhases(db: Db, editionIds: string[]): Promise<PhaseRow[]> {
   if (editionIds.length === 0) return [];
   return db
@@ -42,6 +45,8 @@ export async function findRegistrationPhases(db: Db, editionIds: string[]): Prom
         isNull(phases.deletedAt),
         eq(phases.state, 'open'),
         eq(phases.registrationOpen, true),
+        sql`exists (select 1 from ${editions} where ${editions.id} = ${phases.editionId}
+          and ${editions.registrationOpen})`,
       ),
     )
     .orderBy(asc(phases.startDate), asc(phases.id));
@@ -57,6 +62,7 @@ export async function findOpenEditions(db: Db, grade: number): Promise<EditionWi
       and(
         liveBoth,
         eq(editions.state, 'active'),
+        eq(editions.registrationOpen, true),
         sql`${grade}::int = any(${exams.grades})`,
         sql`exists (select 1 from ${phases} where ${phases.editionId} = ${editions.id}
           and ${phases.deletedAt} is null and ${phases.state} = 'open'

@@ -9,10 +9,12 @@ import {
   useRef,
   useState,
 } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../../shared/schemas/users.js';
 import { DEFAULT_SETTINGS } from '../../../../shared/schemas/users-values.js';
 import { patchProfile } from '../../api/profile.js';
 import { useAuth } from '../../lib/auth.js';
+import { effectiveDirection, languageDirection } from '../../lib/direction.js';
 import { readLocal, STORAGE_KEYS, writeLocal } from '../../lib/storage.js';
 
 type SettingsContextValue = {
@@ -51,15 +53,17 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
 
   // Until someone picks a theme, the screens follow the device's light or dark preference.
   const prefersDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
-  const settings: Settings = useMemo(
-    () => ({
+  const { i18n } = useTranslation();
+  const settings: Settings = useMemo(() => {
+    const saved = { ...local, ...clean(user?.data.settings) };
+    return {
       ...DEFAULT_SETTINGS,
       theme: prefersDark ? 'dark' : 'light',
-      ...local,
-      ...clean(user?.data.settings),
-    }),
-    [local, user, prefersDark],
-  );
+      ...saved,
+      // SPEC.md §1: the language's direction, unless one was picked in the settings panel.
+      direction: effectiveDirection(saved.direction, i18n.language),
+    };
+  }, [local, user, prefersDark, i18n.language]);
   const shortcuts = user ? (user.data.shortcuts ?? []) : localShortcuts;
 
   const save = useCallback(
@@ -97,7 +101,11 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
     [save],
   );
 
-  const reset = useCallback(() => update({ ...DEFAULT_SETTINGS }), [update]);
+  // Back to the defaults, the direction back to the language's.
+  const reset = useCallback(
+    () => update({ ...DEFAULT_SETTINGS, direction: languageDirection(i18n.language) }),
+    [update, i18n.language],
+  );
 
   const toggleShortcut = useCallback(
     (path: string) => {

@@ -1,6 +1,16 @@
 import Add from '@mui/icons-material/Add';
 import Edit from '@mui/icons-material/Edit';
-import { Box, Button, Grid, Link, Paper, Stack, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  FormControlLabel,
+  Grid,
+  Link,
+  Paper,
+  Stack,
+  Switch,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -20,6 +30,7 @@ import { SimpleTable } from './components/SimpleTable.js';
 import { TeacherRoleCard } from './components/TeacherRoleCard.js';
 import { formatDateTime } from './format.js';
 import { canManage } from './rights.js';
+import { useReport } from './use-report.js';
 
 /** /examene/{examId}/editii/{editionId}: the edition, its coordinators, phases and students. */
 export function EditionPage() {
@@ -41,6 +52,18 @@ function EditionDetail({ exam, edition }: { exam: Exam; edition: Edition }) {
   const [addingPhase, setAddingPhase] = useState(false);
   const isManager = canManage(exam);
   const base = `/examene/${exam._id}/editii/${edition._id}`;
+  const report = useReport();
+
+  /** SPEC.md §4: manual registration on the edition opened or closed. */
+  const handleRegistration = async (registrationOpen: boolean) => {
+    try {
+      await patch.mutateAsync({ registrationOpen });
+      // SPEC.md §8's generic pair; the details above show the new state.
+      report.success('msg_change_success');
+    } catch (e) {
+      report.failure(e, 'msg_change_error');
+    }
+  };
 
   return (
     <Stack spacing={2}>
@@ -82,8 +105,33 @@ function EditionDetail({ exam, edition }: { exam: Exam; edition: Edition }) {
                 ''
               ),
             },
+            {
+              label: t('exams.editions.fields.registration'),
+              value: t(
+                edition.registrationOpen
+                  ? 'exams.editions.registrationOpen'
+                  : 'exams.editions.registrationClosed',
+              ),
+            },
           ]}
         />
+        {isManager && (
+          <Box sx={{ mt: 1 }}>
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={edition.registrationOpen}
+                  disabled={patch.isPending}
+                  onChange={(e) => void handleRegistration(e.target.checked)}
+                />
+              }
+              label={t('exams.editions.registrationSwitch')}
+            />
+            <Typography variant="body2" color="text.secondary">
+              {t('exams.editions.registrationHint')}
+            </Typography>
+          </Box>
+        )}
       </Paper>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12 }}>
@@ -93,6 +141,7 @@ function EditionDetail({ exam, edition }: { exam: Exam; edition: Edition }) {
             ids={edition.teacherIds}
             canEdit={isManager}
             save={(teacherIds) => patch.mutateAsync({ teacherIds })}
+            orderBy="givenName"
           />
         </Grid>
       </Grid>

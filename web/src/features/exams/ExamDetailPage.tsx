@@ -1,19 +1,23 @@
 import Add from '@mui/icons-material/Add';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import Edit from '@mui/icons-material/Edit';
 import { Box, Button, Chip, Grid, Link, Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { PAGE_SIZE_EXAMS } from '../../../../shared/constants.js';
 import type { EditionListItem, Exam } from '../../../../shared/schemas/exams.js';
-import { useEditions } from './api/get-editions.js';
+import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
+import { usePagedList } from '../../components/list/use-paged-list.js';
+import { useEditions, useEditionsCount } from './api/get-editions.js';
 import { useExam } from './api/get-exam.js';
 import { usePatchExam } from './api/patch-exam.js';
+import { DeleteExamDialog } from './components/DeleteExamDialog.js';
 import { DetailList } from './components/DetailList.js';
 import { EditionFormDialog } from './components/EditionFormDialog.js';
 import { ExamBreadcrumbs } from './components/ExamBreadcrumbs.js';
 import { ExamFormDialog } from './components/ExamFormDialog.js';
 import { PageState } from './components/PageState.js';
-import { SimpleTable } from './components/SimpleTable.js';
 import { TeacherRoleCard } from './components/TeacherRoleCard.js';
 import { formatDate, gradesLabel, subjectLabel } from './format.js';
 import { canManage } from './rights.js';
@@ -30,9 +34,59 @@ function ExamDetail({ exam }: { exam: Exam }) {
   const { t, i18n } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [addingEdition, setAddingEdition] = useState(false);
-  const editions = useEditions(exam._id);
+  const [deleting, setDeleting] = useState(false);
+  const navigate = useNavigate();
+  // SPEC.md §9: editions by name, 25 a page.
+  const list = usePagedList<Record<string, never>>({
+    defaultOrder: { field: 'name', direction: 'asc' },
+    initialFilters: {},
+    toWhere: () => undefined,
+    pageSize: PAGE_SIZE_EXAMS,
+  });
+  const editions = useEditions(exam._id, list.filter);
+  const editionsCount = useEditionsCount(exam._id, list.where);
   const patch = usePatchExam(exam._id);
   const isManager = canManage(exam);
+  const editionColumns: Column<EditionListItem>[] = [
+    {
+      id: 'name',
+      label: t('exams.editions.fields.name'),
+      sortField: 'name',
+      render: (e) => (
+        <Link component={RouterLink} to={`/examene/${exam._id}/editii/${e._id}`}>
+          {e.name}
+        </Link>
+      ),
+    },
+    {
+      id: 'year',
+      label: t('exams.editions.fields.year'),
+      sortField: 'year',
+      render: (e) => e.year ?? '',
+    },
+    {
+      id: 'state',
+      label: t('exams.editions.fields.state'),
+      render: (e) => (e.state ? t(`exams.editions.states.${e.state}`) : ''),
+    },
+    {
+      id: 'coordinators',
+      label: t('exams.editions.fields.coordinators'),
+      render: (e) => e.teacherIds?.length ?? 0,
+    },
+    {
+      id: 'terms',
+      label: t('exams.editions.fields.termsUrl'),
+      render: (e) =>
+        e.termsUrl ? (
+          <Link href={e.termsUrl} target="_blank" rel="noopener noreferrer">
+            {t('exams.editions.termsLink')}
+          </Link>
+        ) : (
+          ''
+        ),
+    },
+  ];
 
   return (
     <Stack spacing={2}>
@@ -48,6 +102,16 @@ function ExamDetail({ exam }: { exam: Exam }) {
           {isManager && (
             <Button variant="outlined" startIcon={<Edit />} onClick={() => setEditing(true)}>
               {t('exams.edit')}
+            </Button>
+          )}
+          {exam.myRole === 'admin' && (
+            <Button
+              variant="outlined"
+              color="error"
+              startIcon={<DeleteOutline />}
+              onClick={() => setDeleting(true)}
+            >
+              {t('exams.delete.action')}
             </Button>
           )}
         </Box>
@@ -104,46 +168,12 @@ function ExamDetail({ exam }: { exam: Exam }) {
             </Button>
           )}
         </Box>
-        <SimpleTable<EditionListItem>
+        <PagedTable<EditionListItem>
           label={t('exams.editions.title')}
-          rows={editions.data}
-          error={editions.isError}
+          columns={editionColumns}
+          {...pagedTableState(list, editions, editionsCount)}
           rowKey={(e) => e._id}
           emptyText={t('exams.editions.empty')}
-          columns={[
-            {
-              id: 'name',
-              label: t('exams.editions.fields.name'),
-              render: (e) => (
-                <Link component={RouterLink} to={`/examene/${exam._id}/editii/${e._id}`}>
-                  {e.name}
-                </Link>
-              ),
-            },
-            { id: 'year', label: t('exams.editions.fields.year'), render: (e) => e.year ?? '' },
-            {
-              id: 'state',
-              label: t('exams.editions.fields.state'),
-              render: (e) => (e.state ? t(`exams.editions.states.${e.state}`) : ''),
-            },
-            {
-              id: 'coordinators',
-              label: t('exams.editions.fields.coordinators'),
-              render: (e) => e.teacherIds?.length ?? 0,
-            },
-            {
-              id: 'terms',
-              label: t('exams.editions.fields.termsUrl'),
-              render: (e) =>
-                e.termsUrl ? (
-                  <Link href={e.termsUrl} target="_blank" rel="noopener noreferrer">
-                    {t('exams.editions.termsLink')}
-                  </Link>
-                ) : (
-                  ''
-                ),
-            },
-          ]}
         />
       </Paper>
       {isManager && (
@@ -155,6 +185,13 @@ function ExamDetail({ exam }: { exam: Exam }) {
             onClose={() => setAddingEdition(false)}
           />
         </>
+      )}
+      {exam.myRole === 'admin' && (
+        <DeleteExamDialog
+          exam={deleting ? exam : null}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => navigate('/examene', { replace: true })}
+        />
       )}
     </Stack>
   );

@@ -1,8 +1,19 @@
 import Add from '@mui/icons-material/Add';
-import { Box, Button, Grid, Link, Paper, Stack, Typography } from '@mui/material';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import {
+  Box,
+  Button,
+  Grid,
+  IconButton,
+  Link,
+  Paper,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { DISCIPLINES, PAGE_SIZE_EXAMS } from '../../../../shared/constants.js';
 import type { ExamListItem } from '../../../../shared/schemas/exams.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
@@ -13,8 +24,10 @@ import { SelectField } from '../../components/pickers/select-field.js';
 import { useAuth } from '../../lib/auth.js';
 import { useExamsCount } from './api/count-exams.js';
 import { useExams } from './api/get-exams.js';
+import { DeleteExamDialog } from './components/DeleteExamDialog.js';
 import { ExamFormDialog } from './components/ExamFormDialog.js';
 import { gradesLabel, subjectLabel } from './format.js';
+import { MyRegistrationsPage } from './MyRegistrationsPage.js';
 
 type ExamFilters = { search: string; subject: string };
 const INITIAL_FILTERS: ExamFilters = { search: '', subject: '' };
@@ -28,11 +41,14 @@ const toWhere = (f: ExamFilters) =>
 
 const LIST_FIELDS = ['_id', 'name', 'subject', 'grades', 'myRole'];
 
-/** /examene: the competitions the user sees, 25 a page by name; admins add new ones. */
+/**
+ * /examene: the competitions the user sees, 25 a page by name; admins add new ones. A student
+ * sees their own enrolments instead.
+ */
 export function ExamsPage() {
   const { user } = useAuth();
-  // Students find their competitions on the sign-up page.
-  if (user?.type === 'student') return <Navigate to="/test/inscriere" replace />;
+  // A student sees the competitions they are enrolled in (SPEC.md §2 lists /examene for them).
+  if (user?.type === 'student') return <MyRegistrationsPage />;
   return <ExamsList isAdmin={user?.type === 'admin'} />;
 }
 
@@ -40,6 +56,7 @@ function ExamsList({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<ExamListItem | null>(null);
   const list = usePagedList<ExamFilters>({
     defaultOrder: { field: 'name', direction: 'asc' },
     initialFilters: INITIAL_FILTERS,
@@ -74,6 +91,26 @@ function ExamsList({ isAdmin }: { isAdmin: boolean }) {
       noWrap: true,
       render: (e) => (e.myRole ? t(`exams.roles.${e.myRole}`) : ''),
     },
+    ...(isAdmin
+      ? [
+          {
+            id: 'actions',
+            label: t('exams.fields.actions'),
+            noWrap: true,
+            render: (e: ExamListItem) => (
+              <Tooltip title={t('exams.delete.action')}>
+                <IconButton
+                  size="small"
+                  aria-label={t('exams.delete.actionOf', { name: e.name })}
+                  onClick={() => setDeleting(e)}
+                >
+                  <DeleteOutline fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            ),
+          } satisfies Column<ExamListItem>,
+        ]
+      : []),
   ];
 
   return (
@@ -127,11 +164,14 @@ function ExamsList({ isAdmin }: { isAdmin: boolean }) {
         />
       </Paper>
       {isAdmin && (
-        <ExamFormDialog
-          open={adding}
-          onClose={() => setAdding(false)}
-          onCreated={(exam) => navigate(`/examene/${exam._id}`)}
-        />
+        <>
+          <ExamFormDialog
+            open={adding}
+            onClose={() => setAdding(false)}
+            onCreated={(exam) => navigate(`/examene/${exam._id}`)}
+          />
+          <DeleteExamDialog exam={deleting} onClose={() => setDeleting(null)} />
+        </>
       )}
     </Stack>
   );

@@ -22,11 +22,13 @@ import {
   SectorSelect,
   sectorWhere,
 } from '../../components/pickers/SectorSelect.js';
+import { SelectField } from '../../components/pickers/select-field.js';
 import { useAuth } from '../../lib/auth.js';
 import { saveBlob } from '../../lib/download.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useStudentsCount } from './api/count-students.js';
 import { useDownloadStudents } from './api/download-students.js';
+import { useExamOptions } from './api/get-exam-options.js';
 import { useStudents } from './api/get-students.js';
 import { useTeachers } from './api/get-teachers.js';
 import { AccountTypeButton } from './components/AccountTypeButton.js';
@@ -50,6 +52,9 @@ type StudentFilters = {
   teacherRef: string;
   studentCentre: string;
   state: UserState | '';
+  country: string;
+  /** A competition: only its students (`?examAdmin=`, SPEC.md §7). */
+  examId: string;
 };
 
 const INITIAL_FILTERS: StudentFilters = {
@@ -60,6 +65,8 @@ const INITIAL_FILTERS: StudentFilters = {
   teacherRef: '',
   studentCentre: '',
   state: '',
+  country: '',
+  examId: '',
 };
 
 const toWhere = (f: StudentFilters) =>
@@ -71,6 +78,7 @@ const toWhere = (f: StudentFilters) =>
     equalsWhere('teacherRef', f.teacherRef),
     containsWhere('studentCentre', f.studentCentre),
     equalsWhere('state', f.state),
+    containsWhere('country', f.country),
   );
 
 const fullName = (p: Person) => [p.familyName, p.givenName].filter(Boolean).join(' ');
@@ -98,8 +106,10 @@ export function StudentsPage() {
     initialFilters: INITIAL_FILTERS,
     toWhere,
   });
-  const students = useStudents(list.filter);
-  const count = useStudentsCount(list.where);
+  const examAdmin = list.filters.examId || undefined;
+  const students = useStudents(list.filter, examAdmin);
+  const count = useStudentsCount(list.where, examAdmin);
+  const examOptions = useExamOptions();
   const teachers = useTeachersOf(students.data);
   const selection = useSelection(list.viewKey);
   const bulk = useBulkState('students');
@@ -270,6 +280,27 @@ export function StudentsPage() {
               onChange={(v) => list.setFilter('state', v)}
             />
           </Grid>
+          <Grid size={{ xs: 12, sm: 6, md: isAdmin ? 3 : 4 }}>
+            <SearchBox
+              fullWidth
+              label={t('fields.country')}
+              value={f.country}
+              onChange={(v) => list.setFilter('country', v)}
+            />
+          </Grid>
+          {(examOptions.data?.length ?? 0) > 0 && (
+            <Grid size={{ xs: 12, sm: 6, md: isAdmin ? 3 : 4 }}>
+              <SelectField
+                fullWidth
+                size="small"
+                withAll
+                label={t('people.competition')}
+                value={f.examId}
+                onChange={(v) => list.setFilter('examId', v)}
+                options={examOptions.data ?? []}
+              />
+            </Grid>
+          )}
         </Grid>
       </Paper>
       <Paper sx={{ overflow: 'hidden' }}>

@@ -1,7 +1,7 @@
 import { Chip, FormControlLabel, Grid, Paper, Stack, Switch } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { County, UserState } from '../../../../shared/constants.js';
+import { type County, DISCIPLINES, type UserState } from '../../../../shared/constants.js';
 import { type Person, TEACHERS_DOWNLOAD_NAME } from '../../../../shared/schemas/people.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
 import { SearchBox } from '../../components/list/SearchBox.js';
@@ -15,6 +15,7 @@ import {
   orderParam,
 } from '../../components/list/where.js';
 import { CountySelect } from '../../components/pickers/CountySelect.js';
+import { SelectField } from '../../components/pickers/select-field.js';
 import { useAuth } from '../../lib/auth.js';
 import { saveBlob } from '../../lib/download.js';
 import { useSnackbar } from '../../lib/snackbar.js';
@@ -36,6 +37,7 @@ type TeacherFilters = {
   search: string;
   county: County | '';
   country: string;
+  discipline: string;
   state: UserState | '';
   staffOnly: boolean;
   adminOnly: boolean;
@@ -45,6 +47,7 @@ const INITIAL_FILTERS: TeacherFilters = {
   search: '',
   county: '',
   country: '',
+  discipline: '',
   state: '',
   staffOnly: false,
   adminOnly: false,
@@ -55,6 +58,7 @@ const toWhere = (f: TeacherFilters) =>
     nameSearchWhere(f.search),
     equalsWhere('county', f.county),
     containsWhere('country', f.country),
+    equalsWhere('discipline', f.discipline),
     equalsWhere('state', f.state),
     f.staffOnly && { isStaff: true },
     f.adminOnly && { isExamAdmin: true },
@@ -205,7 +209,18 @@ export function TeachersPage() {
               onChange={(v) => list.setFilter('country', v)}
             />
           </Grid>
-          <Grid size={{ xs: 12, md: 9 }} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>
+          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+            <SelectField
+              fullWidth
+              size="small"
+              withAll
+              label={t('fields.discipline')}
+              value={f.discipline}
+              onChange={(v) => list.setFilter('discipline', v)}
+              options={DISCIPLINES.map((d) => ({ value: d, label: t(`disciplines.${d}`) }))}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, md: 6 }} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>
             <FormControlLabel
               control={
                 <Switch

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.js';
+import { MY_REGISTRATIONS_KEY } from './get-my-registrations.js';
 import { OPEN_EXAMS_KEY } from './get-open-exams.js';
 
 export type SignUpAction = 'register' | 'unregister';
@@ -15,6 +16,9 @@ export function useChangeSignUp() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: SignUpAction }) => changeSignUp(id, action),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: OPEN_EXAMS_KEY }),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: OPEN_EXAMS_KEY });
+      await queryClient.invalidateQueries({ queryKey: MY_REGISTRATIONS_KEY });
+    },
   });
 }

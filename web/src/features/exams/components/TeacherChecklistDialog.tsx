@@ -30,13 +30,22 @@ type Props = {
   /** Saves one teacher checked or unchecked; the dialog stays open. */
   onToggle: (teacherId: string, checked: boolean) => Promise<void>;
   onClose: () => void;
+  /** The found teachers' order; SPEC.md §9 orders the coordinator list by given name. */
+  orderBy?: 'familyName' | 'givenName';
 };
 
 /**
  * A checkbox list of active teachers found by name (GET /user-mgmt/teachers): the chosen
  * ones first, then the search results. Each click saves at once.
  */
-export function TeacherChecklistDialog({ open, title, chosenIds, onToggle, onClose }: Props) {
+export function TeacherChecklistDialog({
+  open,
+  title,
+  chosenIds,
+  onToggle,
+  onClose,
+  orderBy = 'familyName',
+}: Props) {
   const { t } = useTranslation();
   const titleId = useId();
   const [search, setSearch] = useState('');
@@ -46,7 +55,7 @@ export function TeacherChecklistDialog({ open, title, chosenIds, onToggle, onClo
     {
       where: andWhere({ state: 'active' }, nameSearchWhere(search)),
       limit: PICKER_LIMIT,
-      order: 'familyName ASC',
+      order: `${orderBy} ASC`,
       fields: TEACHER_FIELDS,
     },
     open,
@@ -81,7 +90,12 @@ export function TeacherChecklistDialog({ open, title, chosenIds, onToggle, onClo
           <SelectedMark checked={checked} />
           <ListItemText
             id={labelId}
-            primary={personName(p)}
+            primary={
+              // Listed by given name: the given name first, so the order reads.
+              orderBy === 'givenName'
+                ? [p.givenName, p.familyName].filter(Boolean).join(' ') || personName(p)
+                : personName(p)
+            }
             secondary={[p.email, p.county].filter(Boolean).join(' · ')}
           />
         </ListItemButton>

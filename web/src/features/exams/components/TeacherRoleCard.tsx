@@ -15,6 +15,8 @@ type Props = {
   canEdit: boolean;
   /** Saves the whole new list (the API replaces it). */
   save: (ids: string[]) => Promise<unknown>;
+  /** The picker's order (coordinators: given name, SPEC.md §9). */
+  orderBy?: 'familyName' | 'givenName';
 };
 
 /**
@@ -22,7 +24,7 @@ type Props = {
  * and for those who may change it a checklist that saves each click with the
  * `add_coordinator_*` messages.
  */
-export function TeacherRoleCard({ title, hint, ids, canEdit, save }: Props) {
+export function TeacherRoleCard({ title, hint, ids, canEdit, save, orderBy }: Props) {
   const { t } = useTranslation();
   const report = useReport();
   const [open, setOpen] = useState(false);
@@ -74,6 +76,7 @@ export function TeacherRoleCard({ title, hint, ids, canEdit, save }: Props) {
           chosenIds={ids}
           onToggle={handleToggle}
           onClose={() => setOpen(false)}
+          orderBy={orderBy}
         />
       )}
     </Paper>
