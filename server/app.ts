@@ -37,6 +37,8 @@ import { registerStatementLimits } from './lib/statement-limits.js';
 import { registerTextInputCheck } from './lib/text-input.js';
 import { registerWebApp } from './lib/web-app.js';
 import {
+  accountRoutes,
+  accountService,
   authMailPreparers,
   authPersonalData,
   authRoutes,
@@ -58,6 +60,12 @@ import {
 import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { healthRoutes, readinessCheck, registerDatabaseGauges } from './modules/health/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
+import {
+  notificationsPersonalData,
+  notificationsRoutes,
+  notificationsService,
+  notifyFromMail,
+} from './modules/notifications/index.js';
 import {
   playerPersonalData,
   playerRoutes,
@@ -163,6 +171,7 @@ const PERSONAL_DATA: readonly PersonalDataPart[] = [
   reviewsPersonalData,
   rankingsPersonalData,
   diplomasPersonalData,
+  notificationsPersonalData,
   auditPersonalData,
 ];
 
@@ -244,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     maxPerRecipientPerHour: config.mail.maxPerRecipientPerHour,
     onEnqueued: () => wakeMail(),
+    alsoNotify: notifyFromMail,
   });
   const throttle = throttleService({ db: database.db, config, clock });
   const auth = authService({ db: database.db, config, clock, outbox, users, throttle });
@@ -276,6 +286,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
   await app.register(authRoutes(auth, config), { prefix: `${API_PREFIX}/auth-service` });
+  await app.register(
+    accountRoutes(accountService({ db: database.db, clock, users, throttle }), config),
+    { prefix: `${API_PREFIX}/auth-service` },
+  );
   await app.register(throttleRoutes(throttle), { prefix: `${API_PREFIX}/auth-service` });
   if (deps.runJobs) registerThrottleCleanup(app, throttle);
   await app.register(
@@ -374,6 +388,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(playerRoutes(player, notices), { prefix: `${API_PREFIX}/test-player` });
+  await app.register(
+    notificationsRoutes(
+      notificationsService({ db: database.db, clock, myTests: (actor) => player.myTests(actor) }),
+    ),
+    { prefix: `${API_PREFIX}/notification-service` },
+  );
   const rankings = rankingsService({ db: database.db, clock });
   await app.register(rankingsRoutes(rankings, rulesService({ db: database.db, clock })), {
     prefix: `${API_PREFIX}/ranking-service`,

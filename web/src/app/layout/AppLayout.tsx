@@ -1,12 +1,23 @@
 import Menu from '@mui/icons-material/Menu';
+import Notifications from '@mui/icons-material/Notifications';
 import NotificationsNone from '@mui/icons-material/NotificationsNone';
 import Tune from '@mui/icons-material/Tune';
-import { AppBar, Box, IconButton, Toolbar, Tooltip, useMediaQuery, useTheme } from '@mui/material';
+import {
+  AppBar,
+  Badge,
+  Box,
+  IconButton,
+  Toolbar,
+  Tooltip,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { BOXED_MAX_WIDTH } from '../../../../shared/constants.js';
 import { useMarkerWork } from '../../api/marker-work.js';
+import { useNotifications } from '../../api/notifications.js';
 import { LoadingScreen } from '../../components/LoadingScreen.js';
 import { useAuth } from '../../lib/auth.js';
 import { flatPages, NAVIGATION, visibleNavigation } from '../navigation.js';
@@ -39,6 +50,9 @@ export function AppLayout() {
   );
   const items = useMemo(() => visibleNavigation(role, NAVIGATION, { marks }), [role, marks]);
   const pages = useMemo(() => flatPages(items), [items]);
+  const unread = useNotifications(user !== undefined).data?.unread ?? 0;
+  const bellLabel =
+    unread > 0 ? t('notifications.bellUnread', { count: unread }) : t('notifications.bell');
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
@@ -88,9 +102,11 @@ export function AppLayout() {
                 <Tune />
               </IconButton>
             </Tooltip>
-            <Tooltip title={t('layout.quickPanel')}>
-              <IconButton onClick={() => setPanel('quick')} aria-label={t('layout.quickPanel')}>
-                <NotificationsNone />
+            <Tooltip title={bellLabel}>
+              <IconButton onClick={() => setPanel('quick')} aria-label={bellLabel}>
+                <Badge badgeContent={unread} color="error" max={99}>
+                  {unread > 0 ? <Notifications /> : <NotificationsNone />}
+                </Badge>
               </IconButton>
             </Tooltip>
             <UserMenu />
@@ -115,7 +131,11 @@ export function AppLayout() {
         <Footer />
       </Box>
       <SettingsPanel open={panel === 'settings'} onClose={() => setPanel(null)} />
-      <QuickPanel open={panel === 'quick'} onClose={() => setPanel(null)} />
+      <QuickPanel
+        open={panel === 'quick'}
+        onClose={() => setPanel(null)}
+        enabled={user !== undefined}
+      />
     </Box>
   );
 }
