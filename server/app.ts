@@ -59,6 +59,7 @@ import {
 } from './modules/diplomas/index.js';
 import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { healthRoutes, readinessCheck, registerDatabaseGauges } from './modules/health/index.js';
+import { homeRoutes, homeService, searchService } from './modules/home/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
 import {
   notificationsPersonalData,
@@ -343,21 +344,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Each student's standing kept at a phase's close; closing again says who changes.
   const standings = closeStandings({ outbox, origin: defaultOrigin(config) });
-  await app.register(
-    examMgmtRoutes(
-      examMgmt({
-        db: database.db,
-        clock,
-        endRunningAttempts,
-        beginReview: reviews.beginReview,
-        settleOpenScores: reviews.settleOpenScores,
-        settleStandings: standings.settleStandings,
-        keepClosedStandings: standings.keepClosedStandings,
-        findChangedDiplomas: findDiplomasOfChanged,
-      }),
-    ),
-    { prefix: `${API_PREFIX}/exam-mgmt` },
-  );
+  const exams = examMgmt({
+    db: database.db,
+    clock,
+    endRunningAttempts,
+    beginReview: reviews.beginReview,
+    settleOpenScores: reviews.settleOpenScores,
+    settleStandings: standings.settleStandings,
+    keepClosedStandings: standings.keepClosedStandings,
+    findChangedDiplomas: findDiplomasOfChanged,
+  });
+  await app.register(examMgmtRoutes(exams), { prefix: `${API_PREFIX}/exam-mgmt` });
   await app.register(reviewsRoutes(reviews), { prefix: `${API_PREFIX}/test-review` });
   await app.register(resourceMgmtRoutes(resources), { prefix: `${API_PREFIX}/resource-mgmt` });
   await app.register(dataImportRoutes(resources), { prefix: `${API_PREFIX}/data-import` });
@@ -393,6 +390,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       notificationsService({ db: database.db, clock, myTests: (actor) => player.myTests(actor) }),
     ),
     { prefix: `${API_PREFIX}/notification-service` },
+  );
+  await app.register(
+    homeRoutes(
+      homeService({
+        db: database.db,
+        clock,
+        myTests: (actor) => player.myTests(actor),
+        markerPhases: (actor) => reviews.myPhases(actor),
+        countExams: async (actor) => (await exams.exams.countExams(actor, undefined)).count,
+      }),
+      searchService({ db: database.db }),
+    ),
+    { prefix: `${API_PREFIX}/home-service` },
   );
   const rankings = rankingsService({ db: database.db, clock });
   await app.register(rankingsRoutes(rankings, rulesService({ db: database.db, clock })), {

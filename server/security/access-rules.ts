@@ -88,6 +88,7 @@ const UP =
 const U = '/api/v1/user-mgmt';
 const AUTH = '/api/v1/auth-service/auth';
 const NOTE = '/api/v1/notification-service';
+const HOME = '/api/v1/home-service';
 const PLAYER = '/api/v1/test-player';
 const RANK = '/api/v1/ranking-service';
 const RANKP = `${RANK}/exams/{examId}/editions/{editionId}/phases/{phaseId}`;
@@ -167,6 +168,9 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   [`GET ${NOTE}/notifications`]: { ok: SIGNED },
   [`POST ${NOTE}/notifications/{notificationId}/read`]: { ok: [], notFound: SIGNED },
   [`POST ${NOTE}/notifications/read-all`]: { ok: SIGNED },
+  // Homes and the search: everyone their own (the search's scopes are in its own tests).
+  [`GET ${HOME}/home`]: { ok: SIGNED },
+  [`GET ${HOME}/search`]: { ok: SIGNED },
   // Sign-in failure counters: admins see and clear them.
   [`GET ${AUTH}/throttles`]: { ok: ['admin'] },
   [`DELETE ${AUTH}/throttles/{id}`]: { ok: ['admin'], params: (w) => ({ id: w.throttleId }) },

@@ -17,6 +17,8 @@ export const PARAMETER_DESCRIPTIONS: Readonly<
   reviewId: 'The review entry id: one answer to one item, marked by the assigned reviewers.',
   fileId: 'The file id.',
   mailId: 'The mail id, in the outbox.',
+  sessionId: 'The id of one of the caller’s own sessions (as GET auth/sessions lists them).',
+  notificationId: 'The id of one of the caller’s own notifications.',
   jobId: 'The diploma job id.',
   presetId: 'The rule preset id: county_to_national or national_prizes.',
   uid: 'The user id the link was sent for.',
