@@ -10,10 +10,11 @@ import { brotliCompressSync, constants } from 'node:zlib';
 /**
  * Compressed bytes a student's first load may take (kB = 1000 bytes, as Vite counts). Issue 33
  * aims at 250 kB of JavaScript; the path measures 437 kB today (bench/README.md, "First load"),
- * so the ceiling is held there, the build failing if it grows, until the frame shrinks.
+ * so the ceiling is held near it (450 kB since every screen's frame carries the notifications,
+ * the search and each role's home), the build failing if it grows, until the frame shrinks.
  */
 export const TARGET_JS = 250_000;
-export const BUDGETS = { js: 445_000, css: 30_000 };
+export const BUDGETS = { js: 450_000, css: 30_000 };
 
 /**
  * The manifest keys of the student's path: the entry (sign-in page, app frame, home), the

@@ -74,7 +74,6 @@ export async function findOwnStudentsPhases(db: Db, teacherId: string, now: Date
 export async function findOrganiserPhases(
   db: Db,
   actor: { id: string; type: string },
-  now: Date,
   limit: number,
 ) {
   const scope: SQL =

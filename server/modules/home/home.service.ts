@@ -101,7 +101,7 @@ export function homeService({ db, clock, myTests, markerPhases, countExams }: Ho
 
   async function organiserPart(actor: Actor): Promise<Home['organiser']> {
     const now = clock.now();
-    const rows = await repo.findOrganiserPhases(db, actor, now, HOME_LIMITS.phases);
+    const rows = await repo.findOrganiserPhases(db, actor, HOME_LIMITS.phases);
     if (rows.length === 0 && actor.type !== 'admin') return null;
     return {
       phases: rows.map((p) => ({

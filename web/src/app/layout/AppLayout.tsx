@@ -16,6 +16,7 @@ import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { BOXED_MAX_WIDTH } from '../../../../shared/constants.js';
+import { useHome } from '../../api/home.js';
 import { useMarkerWork } from '../../api/marker-work.js';
 import { useNotifications } from '../../api/notifications.js';
 import { LoadingScreen } from '../../components/LoadingScreen.js';
@@ -27,6 +28,7 @@ import { FullscreenToggle } from './FullscreenToggle.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
 import { NavSearch } from './NavSearch.js';
 import { QuickPanel } from './QuickPanel.js';
+
 import { SettingsPanel } from './SettingsPanel.js';
 import { ShortcutsBar } from './ShortcutsBar.js';
 import { Sidebar } from './Sidebar.js';
@@ -48,11 +50,20 @@ export function AppLayout() {
   const { marks } = useMarkerWork(
     role === 'admin' || (role === 'teacher' && user?.registered === true),
   );
-  const items = useMemo(() => visibleNavigation(role, NAVIGATION, { marks }), [role, marks]);
+  // "Competitions" only for those who see one (a plain marker has none) or may create one.
+  const home = useHome(role === 'admin' || (role !== undefined && user?.registered === true));
+  const noExams = role !== 'admin' && home.data?.menu.exams === 0;
+  const items = useMemo(
+    () => visibleNavigation(role, NAVIGATION, { marks, noExams }),
+    [role, marks, noExams],
+  );
   const pages = useMemo(() => flatPages(items), [items]);
   const unread = useNotifications(user !== undefined).data?.unread ?? 0;
   const bellLabel =
-    unread > 0 ? t('notifications.bellUnread', { count: unread }) : t('notifications.bell');
+    unread > 0
+      ? // The badge's own text ("99+" past 99) is part of the name (WCAG 2.5.3).
+        t('notifications.bellUnread', { count: unread, shown: unread > 99 ? '99+' : unread })
+      : t('notifications.bell');
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
@@ -92,7 +103,7 @@ export function AppLayout() {
                 <Menu />
               </IconButton>
             )}
-            <NavSearch pages={pages} />
+            <NavSearch pages={pages} canSearch={role !== undefined} />
             {!mobile && <ShortcutsBar pages={pages} />}
             <Box sx={{ flex: 1 }} />
             <LanguageSwitch />
@@ -104,9 +115,13 @@ export function AppLayout() {
             </Tooltip>
             <Tooltip title={bellLabel}>
               <IconButton onClick={() => setPanel('quick')} aria-label={bellLabel}>
-                <Badge badgeContent={unread} color="error" max={99}>
-                  {unread > 0 ? <Notifications /> : <NotificationsNone />}
-                </Badge>
+                {unread > 0 ? (
+                  <Badge badgeContent={unread} color="error" max={99}>
+                    <Notifications />
+                  </Badge>
+                ) : (
+                  <NotificationsNone />
+                )}
               </IconButton>
             </Tooltip>
             <UserMenu />

@@ -8,6 +8,7 @@ import {
   IconButton,
   LinearProgress,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   Typography,
@@ -105,31 +106,32 @@ export function QuickPanel({
             {items.map((n) => {
               const { title, at } = text(n);
               return (
-                <ListItemButton
-                  key={n._id}
-                  onClick={() => handleOpen(n)}
-                  divider
-                  sx={{
-                    alignItems: 'flex-start',
-                    borderLeft: 4,
-                    borderColor: n.read ? 'transparent' : 'primary.main',
-                  }}
-                >
-                  <ListItemText
-                    primary={
-                      <>
-                        {!n.read && (
-                          <Box component="span" sx={visuallyHidden}>
-                            {`${t('notifications.new')}: `}
-                          </Box>
-                        )}
-                        {title}
-                      </>
-                    }
-                    secondary={at}
-                    slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }}
-                  />
-                </ListItemButton>
+                <ListItem key={n._id} disablePadding>
+                  <ListItemButton
+                    onClick={() => handleOpen(n)}
+                    divider
+                    sx={{
+                      alignItems: 'flex-start',
+                      borderLeft: 4,
+                      borderColor: n.read ? 'transparent' : 'primary.main',
+                    }}
+                  >
+                    <ListItemText
+                      primary={
+                        <>
+                          {!n.read && (
+                            <Box component="span" sx={visuallyHidden}>
+                              {`${t('notifications.new')}: `}
+                            </Box>
+                          )}
+                          {title}
+                        </>
+                      }
+                      secondary={at}
+                      slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }}
+                    />
+                  </ListItemButton>
+                </ListItem>
               );
             })}
           </List>
