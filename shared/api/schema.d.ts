@@ -14164,6 +14164,7 @@ export interface operations {
     getSearch: {
         parameters: {
             query: {
+                /** @description The text to find (2–100 characters): in names, e-mail addresses and statements. */
                 q: string;
             };
             header?: never;

@@ -19,6 +19,7 @@ export const PARAMETER_DESCRIPTIONS: Readonly<
   mailId: 'The mail id, in the outbox.',
   sessionId: 'The id of one of the caller’s own sessions (as GET auth/sessions lists them).',
   notificationId: 'The id of one of the caller’s own notifications.',
+  q: 'The text to find (2–100 characters): in names, e-mail addresses and statements.',
   jobId: 'The diploma job id.',
   presetId: 'The rule preset id: county_to_national or national_prizes.',
   uid: 'The user id the link was sent for.',
