@@ -257,7 +257,7 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
       )
       .toBe(280);
 
-    await page.getByLabel('Caută în meniu').fill('inscr');
+    await page.getByLabel('Caută', { exact: true }).fill('inscr');
     await page.getByRole('option', { name: 'Înscriere la concursuri' }).click();
     await page.waitForURL('**/test/inscriere');
 

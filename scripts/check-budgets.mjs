@@ -10,12 +10,13 @@ import { STAFF_GROUPS, stringsPart } from '../web/src/i18n/parts.ts';
 
 /**
  * Compressed bytes a student's first load may take (kB = 1000 bytes, as Vite counts). Issue 33
- * aims at 250 kB of JavaScript; the path measures 333 kB today, 396 kB when the first question
- * holds a formula (bench/README.md, "First load"), so the ceilings are held just above those,
- * the build failing if the path grows, until the frame shrinks (react-dom, react-router, MUI).
+ * aims at 250 kB of JavaScript; the path measures 340 kB today, 403 kB when the first question
+ * holds a formula (bench/README.md, "First load"; the frame's bell, search and menu badges took
+ * it from 333 kB), so the ceilings are held just above those, the build failing if the path
+ * grows, until the frame shrinks (react-dom, react-router, MUI).
  */
 export const TARGET_JS = 250_000;
-export const BUDGETS = { js: 335_000, jsWithFormulas: 398_000, css: 30_000 };
+export const BUDGETS = { js: 341_000, jsWithFormulas: 404_000, css: 30_000 };
 
 /**
  * The manifest keys of the student's path: the entry (sign-in page, app frame, home), the

@@ -37,6 +37,8 @@ import { registerStatementLimits } from './lib/statement-limits.js';
 import { registerTextInputCheck } from './lib/text-input.js';
 import { registerWebApp } from './lib/web-app.js';
 import {
+  accountRoutes,
+  accountService,
   authMailPreparers,
   authPersonalData,
   authRoutes,
@@ -57,7 +59,14 @@ import {
 } from './modules/diplomas/index.js';
 import { examMgmt, examMgmtRoutes, examsPersonalData } from './modules/exams/index.js';
 import { healthRoutes, readinessCheck, registerDatabaseGauges } from './modules/health/index.js';
+import { homeRoutes, homeService, searchService } from './modules/home/index.js';
 import { mailRoutes, mailService } from './modules/mail/index.js';
+import {
+  notificationsPersonalData,
+  notificationsRoutes,
+  notificationsService,
+  notifyFromMail,
+} from './modules/notifications/index.js';
 import {
   playerPersonalData,
   playerRoutes,
@@ -168,6 +177,7 @@ const PERSONAL_DATA: readonly PersonalDataPart[] = [
   reviewsPersonalData,
   rankingsPersonalData,
   diplomasPersonalData,
+  notificationsPersonalData,
   auditPersonalData,
 ];
 
@@ -250,6 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     maxPerRecipientPerHour: config.mail.maxPerRecipientPerHour,
     onEnqueued: () => wakeMail(),
+    alsoNotify: notifyFromMail,
   });
   const throttle = throttleService({ db: database.db, config, clock });
   const auth = authService({ db: database.db, config, clock, outbox, users, throttle });
@@ -282,6 +293,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
   await app.register(authRoutes(auth, config), { prefix: `${API_PREFIX}/auth-service` });
+  await app.register(
+    accountRoutes(accountService({ db: database.db, clock, users, throttle }), config),
+    { prefix: `${API_PREFIX}/auth-service` },
+  );
   await app.register(throttleRoutes(throttle), { prefix: `${API_PREFIX}/auth-service` });
   if (deps.runJobs) registerThrottleCleanup(app, throttle);
   await app.register(
@@ -335,21 +350,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Each student's standing kept at a phase's close; closing again says who changes.
   const standings = closeStandings({ outbox, origin: defaultOrigin(config) });
-  await app.register(
-    examMgmtRoutes(
-      examMgmt({
-        db: database.db,
-        clock,
-        endRunningAttempts,
-        beginReview: reviews.beginReview,
-        settleOpenScores: reviews.settleOpenScores,
-        settleStandings: standings.settleStandings,
-        keepClosedStandings: standings.keepClosedStandings,
-        findChangedDiplomas: findDiplomasOfChanged,
-      }),
-    ),
-    { prefix: `${API_PREFIX}/exam-mgmt` },
-  );
+  const exams = examMgmt({
+    db: database.db,
+    clock,
+    endRunningAttempts,
+    beginReview: reviews.beginReview,
+    settleOpenScores: reviews.settleOpenScores,
+    settleStandings: standings.settleStandings,
+    keepClosedStandings: standings.keepClosedStandings,
+    findChangedDiplomas: findDiplomasOfChanged,
+  });
+  await app.register(examMgmtRoutes(exams), { prefix: `${API_PREFIX}/exam-mgmt` });
   await app.register(reviewsRoutes(reviews), { prefix: `${API_PREFIX}/test-review` });
   await app.register(resourceMgmtRoutes(resources), { prefix: `${API_PREFIX}/resource-mgmt` });
   await app.register(dataImportRoutes(resources), { prefix: `${API_PREFIX}/data-import` });
@@ -396,6 +407,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: `${API_PREFIX}/upload-mgmt`,
   });
   await app.register(playerRoutes(player, notices), { prefix: `${API_PREFIX}/test-player` });
+  await app.register(
+    notificationsRoutes(
+      notificationsService({ db: database.db, clock, myTests: (actor) => player.myTests(actor) }),
+    ),
+    { prefix: `${API_PREFIX}/notification-service` },
+  );
+  await app.register(
+    homeRoutes(
+      homeService({
+        db: database.db,
+        clock,
+        myTests: (actor) => player.myTests(actor),
+        markerPhases: (actor) => reviews.myPhases(actor),
+        countExams: async (actor) => (await exams.exams.countExams(actor, undefined)).count,
+      }),
+      searchService({ db: database.db }),
+    ),
+    { prefix: `${API_PREFIX}/home-service` },
+  );
   const rankings = rankingsService({ db: database.db, clock });
   await app.register(rankingsRoutes(rankings, rulesService({ db: database.db, clock })), {
     prefix: `${API_PREFIX}/ranking-service`,

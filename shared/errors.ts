@@ -209,6 +209,8 @@ export const FIELD_CODES = [
   'not_in_step',
   /** A teacher named for a student's answer who coordinates the student or is of their team. */
   'conflict',
+  /** The current password given to change it is not the account's. */
+  'wrong_password',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

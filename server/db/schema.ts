@@ -9,6 +9,7 @@ export * from '../lib/server-keys.schema.js';
 export * from '../modules/auth/auth.schema.js';
 export * from '../modules/diplomas/diplomas.schema.js';
 export * from '../modules/exams/exams.schema.js';
+export * from '../modules/notifications/notifications.schema.js';
 export * from '../modules/player/player.schema.js';
 export * from '../modules/questions/questions.schema.js';
 export * from '../modules/rankings/rankings.schema.js';

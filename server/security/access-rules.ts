@@ -87,6 +87,8 @@ const UP =
   '/api/v1/upload-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests/{testId}';
 const U = '/api/v1/user-mgmt';
 const AUTH = '/api/v1/auth-service/auth';
+const NOTE = '/api/v1/notification-service';
+const HOME = '/api/v1/home-service';
 const PLAYER = '/api/v1/test-player';
 const RANK = '/api/v1/ranking-service';
 const RANKP = `${RANK}/exams/{examId}/editions/{editionId}/phases/{phaseId}`;
@@ -160,6 +162,22 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   // Completing one's registration: people who sign up; admins are made complete.
   [`POST ${AUTH}/register`]: { ok: SIGNED.filter((c) => c !== 'admin') },
   [`POST ${AUTH}/logout`]: { ok: SIGNED, ownSession: true },
+  // One's own password and sessions. The wrong current password is the route's own 400;
+  // the world's session ids are nobody's here, so ending one is "not found" to everyone.
+  [`POST ${AUTH}/password/change`]: {
+    ok: SIGNED,
+    body: () => ({ currentPassword: 'parola-gresita', password: 'o-parola-noua-2026' }),
+  },
+  [`GET ${AUTH}/sessions`]: { ok: SIGNED },
+  [`DELETE ${AUTH}/sessions/{sessionId}`]: { ok: [], notFound: SIGNED },
+  [`POST ${AUTH}/sessions/end-others`]: { ok: SIGNED, ownSession: true },
+  // The bell: each person's own; another's notification is not found.
+  [`GET ${NOTE}/notifications`]: { ok: SIGNED },
+  [`POST ${NOTE}/notifications/{notificationId}/read`]: { ok: [], notFound: SIGNED },
+  [`POST ${NOTE}/notifications/read-all`]: { ok: SIGNED },
+  // Homes and the search: everyone their own (the search's scopes are in its own tests).
+  [`GET ${HOME}/home`]: { ok: SIGNED },
+  [`GET ${HOME}/search`]: { ok: SIGNED },
   // Sign-in failure counters: admins see and clear them.
   [`GET ${AUTH}/throttles`]: { ok: ['admin'] },
   [`DELETE ${AUTH}/throttles/{id}`]: { ok: ['admin'], params: (w) => ({ id: w.throttleId }) },

@@ -45,6 +45,9 @@ export function paramsFor(key: string, w: World): Record<string, string> {
     answerId: w.answerId,
     fileId: w.fileId,
     mailId: w.mailId,
+    // Student A's own id in place of a session's or a notification's: nobody's, so not found.
+    sessionId: w.studentA.id,
+    notificationId: w.studentA.id,
     id: id(),
     // A teacher's code is set on a teacher's own address; the rest name student A's.
     email: key.endsWith('/teacher-codes') ? w.coordinator.email : w.studentA.email,

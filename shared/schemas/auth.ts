@@ -111,3 +111,28 @@ export type ThrottleView = z.infer<typeof throttleSchema>;
 export type TooManyAttemptsDetails = { retryAfter: number };
 
 export { DEVICE_HEADER, OIDC_ERROR_REASONS, type OidcErrorReason } from './auth-values.js';
+
+/** A signed-in user's new password: the current one proves it is them (SPEC: same rules as sign-up). */
+export const changePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: 'required' })
+    .min(1, 'required')
+    .max(MAX_PASSWORD_LENGTH, 'too_long'),
+  password: passwordField(),
+});
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+
+/** One live session of the signed-in user, as their security page lists it. */
+export const accountSessionSchema = z.object({
+  _id: z.uuid(),
+  /** The browser's own description (User-Agent), cut to 300 characters; null when none. */
+  userAgent: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  /** The session this request came with. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+
+export const sessionParamsSchema = z.object({ sessionId: z.uuid() });
+export const endedSessionsSchema = z.object({ ended: z.number().int() });

@@ -39,11 +39,17 @@ export function createMailOutbox({
   clock,
   maxPerRecipientPerHour,
   onEnqueued = () => {},
+  alsoNotify,
 }: {
   clock: Clock;
   maxPerRecipientPerHour: number;
   /** Told after each enqueue (the worker of this process looks for mail soon after). */
   onEnqueued?: () => void;
+  /**
+   * Runs in the mail's transaction for every mail queued: the notifications module writes
+   * the bell's notification of the same event, so mail and bell always agree.
+   */
+  alsoNotify?: (tx: Db, request: MailRequest) => Promise<void>;
 }) {
   return {
     /**
@@ -88,6 +94,7 @@ export function createMailOutbox({
           createdAt: now,
           updatedAt: now,
         });
+        await alsoNotify?.(tx, request);
         onEnqueued();
         return id;
       });

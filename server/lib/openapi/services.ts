@@ -19,6 +19,7 @@ export const SERVICES: readonly Service[] = [
       'Signing up, in and out: an e-mailed sign-in link or an OAuth code exchanged for a bearer ' +
       'token (`GET auth/token/{uid}/{code}`), `whoami` with the userId and bearer headers, ' +
       'completing the registration (`POST auth/register`), logging out, forgotten passwords, ' +
+      'changing one’s password and ending one’s sessions, ' +
       "sign-in with a school's OpenID Connect provider, and the sign-in failure counters admins clear.",
   },
   {
@@ -114,6 +115,22 @@ export const SERVICES: readonly Service[] = [
     description:
       'The e-mail outbox admins watch (`mail-service`): what was sent or is waiting, and sending ' +
       'a failed mail again.',
+  },
+  {
+    name: 'Notification service',
+    prefix: '/notification-service',
+    description:
+      'The bell (`notification-service/notifications`): the caller’s own notifications (enrolled, ' +
+      'a test opening soon, results published, a score changed, marking assigned, the same events ' +
+      'as the mails), how many are unread, marking one or all read.',
+  },
+  {
+    name: 'Home service',
+    prefix: '/home-service',
+    description:
+      'What the signed-in person does next (`home-service/home`: a student’s next test and ' +
+      'results, a teacher’s students and marking, an organiser’s phases and what blocks them) and ' +
+      'the top bar’s search (`home-service/search?q=`) over what they may see.',
   },
   {
     name: 'Health',

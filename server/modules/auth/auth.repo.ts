@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { authLinks, oidcIdentities, oidcStates, sessions, users } from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -153,4 +153,55 @@ export async function cutAccess(db: Db, userId: string): Promise<void> {
     .update(authLinks)
     .set({ usedAt: sql`now()` })
     .where(and(eq(authLinks.userId, userId), isNull(authLinks.usedAt)));
+}
+
+/** The user's sessions that still sign in (not ended, not expired), most recently seen first. */
+export async function listLiveSessions(db: Db, userId: string, now: Date) {
+  return db
+    .select({
+      id: sessions.id,
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .where(
+      and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
+    )
+    .orderBy(sql`${sessions.lastSeenAt} desc`, sql`${sessions.id} desc`)
+    .limit(200);
+}
+
+/** Ends one live session of this user; false when it is not theirs or already ended. */
+export async function revokeOwnSession(db: Db, userId: string, sessionId: string, now: Date) {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** Ends every live session of the user but `keep`; how many it ended. */
+export async function revokeOtherSessions(db: Db, userId: string, keep: string, now: Date) {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        ne(sessions.id, keep),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
 }

@@ -1,5 +1,7 @@
 // The auth-service's public face: what the composition root and other modules may use.
 
+export { accountRoutes } from './account.routes.js';
+export { accountService } from './account.service.js';
 export { authMailPreparers } from './auth.mail.js';
 export { cutAccess } from './auth.repo.js';
 export { authRoutes } from './auth.routes.js';

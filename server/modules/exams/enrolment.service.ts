@@ -13,6 +13,7 @@ import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { parseFilter, parseWhere } from '../../lib/filter/index.js';
+import { notifyEnrolled } from '../notifications/index.js';
 import { findCoordinators, lockEdition } from './editions.repo.js';
 import * as repo from './enrolment.repo.js';
 import { type EditionContext, requireEdition } from './exams.access.js';
@@ -97,6 +98,7 @@ export async function enrolInEdition(
   }
   if (pending.length > 0) throw new Error('could not allocate CMS user names');
   await addToFirstPhase(tx, editionId, added, 'enrolment');
+  await notifyEnrolled(tx, editionId, added);
   return added;
 }
 

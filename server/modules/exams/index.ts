@@ -20,6 +20,8 @@ export {
   NO_ACCESS,
   seesWholeExam,
 } from './exams.policy.js';
+// The competitions an actor may see, as SQL on `exams` (the list's scope; the search uses it).
+export { examScopeSql } from './exams.repo.js';
 export { examMgmtRoutes } from './exams.routes.js';
 export { examsPersonalData } from './personal-data.js';
 export { syncAllPublished } from './phase-publishing.js';

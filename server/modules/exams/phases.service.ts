@@ -17,6 +17,7 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { parseFilter } from '../../lib/filter/index.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { notifyResultsPublished } from '../notifications/index.js';
 import { lockEdition } from './editions.repo.js';
 import { requireEdition, requirePhase } from './exams.access.js';
 import { pickFields, toPhaseDto } from './exams.dto.js';
@@ -327,6 +328,8 @@ export function phasesService({
         });
         if (!closed) throw notFound('phase');
         const added = next ? await repo.advanceAdmitted(tx, phaseId, next.id) : 0;
+        // Its results are final now: each student of the phase is told (once per phase).
+        await notifyResultsPublished(tx, phaseId, now);
         const admitted = await repo.countAdmitted(tx, phaseId);
         await appendAudit(tx, {
           actorId: actor.id,

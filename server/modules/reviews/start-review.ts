@@ -4,6 +4,7 @@ import { appendAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { ReviewedPhase } from '../exams/index.js';
+import { notifyMarkingAssigned } from '../notifications/index.js';
 import { settleUnhandedItems } from '../results/index.js';
 import { anonymousCode, conflictsOf, pickReviewers } from './assign.js';
 import { REVIEWERS_PER_ANSWER, type ReviewsContext } from './context.js';
@@ -102,6 +103,11 @@ export function startReview(ctx: ReviewsContext) {
       }
       await repo.insertEntries(tx, entries);
       await repo.insertMarks(tx, marks);
+      await notifyMarkingAssigned(
+        tx,
+        phase.id,
+        marks.map((m) => m.reviewerId),
+      );
       for (const m of marks) {
         await appendAudit(tx, {
           actorId,

@@ -36,6 +36,13 @@ describe('navigation', () => {
     expect(paths(undefined)).toEqual(['/ajutor']);
   });
 
+  it('hides "Competitions" from a teacher who sees none (a plain marker)', () => {
+    const marker = flatPages(
+      visibleNavigation('teacher', NAVIGATION, { marks: true, noExams: true }),
+    ).map((p) => p.path);
+    expect(marker).toEqual(['/profesori', '/elevi', '/de-corectat', '/profil', '/ajutor']);
+  });
+
   it('shows "To mark" only to teachers and admins who mark somewhere', () => {
     const withMarks = (role: 'student' | 'teacher' | 'admin') =>
       flatPages(visibleNavigation(role, NAVIGATION, { marks: true })).map((p) => p.path);

@@ -12,6 +12,8 @@ export type NavItem = {
   roles?: readonly UserType[];
   /** Shown only when this holds for the user as well (see NavConditions). */
   when?: keyof NavConditions;
+  /** Hidden when this holds for the user. */
+  unless?: keyof NavConditions;
   /** Pages elsewhere in the app that belong to this item (marking lists under a phase). */
   covers?: RegExp;
   children?: readonly NavItem[];
@@ -21,6 +23,8 @@ export type NavItem = {
 export type NavConditions = {
   /** The teacher grades or mediates a question somewhere (GET /test-review/my-phases). */
   marks?: boolean;
+  /** The person sees no competition and may not create one (GET /home-service/home). */
+  noExams?: boolean;
 };
 
 export const NAVIGATION: readonly NavItem[] = [
@@ -59,6 +63,8 @@ export const NAVIGATION: readonly NavItem[] = [
     path: '/examene',
     icon: 'emoji_events',
     roles: ['teacher', 'admin'],
+    // A plain marker has no competition: "Competitions: 0" would be a dead end.
+    unless: 'noExams',
   },
   {
     id: 'to-mark',
@@ -118,6 +124,7 @@ export function visibleNavigation(
   return items.flatMap((item) => {
     if (!canSee(item, role)) return [];
     if (item.when && !conditions[item.when]) return [];
+    if (item.unless && conditions[item.unless]) return [];
     if (!item.children) return [item];
     const children = visibleNavigation(role, item.children, conditions);
     return children.length ? [{ ...item, children }] : [];

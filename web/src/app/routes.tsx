@@ -50,6 +50,7 @@ const users = () => withStaffStrings(import('../features/users/index.js'));
 
 const RegisterStudentPage = page(auth, 'RegisterStudentPage');
 const RegisterTeacherPage = page(auth, 'RegisterTeacherPage');
+const SecurityPage = page(auth, 'SecurityPage');
 const ThrottlesPage = page(auth, 'ThrottlesPage');
 const WelcomePage = page(auth, 'WelcomePage');
 const MyDiplomasPage = page(diplomas, 'MyDiplomasPage');
@@ -183,6 +184,8 @@ export const router = createBrowserRouter([
       { path: 'elevi', element: guarded(STAFF, <StudentsPage />) },
       { path: 'limite-conectare', element: guarded(ADMIN, <ThrottlesPage />) },
       { path: 'profil', element: guarded({ roles: ALL, active: true }, <ProfilePage />) },
+      // Any signed-in account, also one waiting for activation: the password is its own.
+      { path: 'cont/securitate', element: guarded({ roles: ALL }, <SecurityPage />) },
       {
         path: 'emailuri',
         element: guarded({ roles: ['admin'], registered: true, active: true }, <MailOutboxPage />),

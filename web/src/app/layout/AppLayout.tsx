@@ -1,12 +1,24 @@
 import Menu from '@mui/icons-material/Menu';
+import Notifications from '@mui/icons-material/Notifications';
 import NotificationsNone from '@mui/icons-material/NotificationsNone';
 import Tune from '@mui/icons-material/Tune';
-import { AppBar, Box, IconButton, Toolbar, Tooltip, useMediaQuery, useTheme } from '@mui/material';
+import {
+  AppBar,
+  Badge,
+  Box,
+  IconButton,
+  Toolbar,
+  Tooltip,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { BOXED_MAX_WIDTH } from '../../../../shared/constants.js';
+import { useHome } from '../../api/home.js';
 import { useAdminDecisions, useMarkerWork } from '../../api/marker-work.js';
+import { useNotifications } from '../../api/notifications.js';
 import { LoadingScreen } from '../../components/LoadingScreen.js';
 import { useAuth } from '../../lib/auth.js';
 import { flatPages, NAVIGATION, visibleNavigation } from '../navigation.js';
@@ -16,6 +28,7 @@ import { FullscreenToggle } from './FullscreenToggle.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
 import { NavSearch } from './NavSearch.js';
 import { QuickPanel } from './QuickPanel.js';
+
 import { SettingsPanel } from './SettingsPanel.js';
 import { ShortcutsBar } from './ShortcutsBar.js';
 import { Sidebar } from './Sidebar.js';
@@ -38,7 +51,13 @@ export function AppLayout() {
   const { marks, waiting } = useMarkerWork(mayMark);
   // Appeals only the exam's admins can decide, counted on "Competitions" for those admins.
   const adminAppeals = useAdminDecisions(mayMark);
-  const items = useMemo(() => visibleNavigation(role, NAVIGATION, { marks }), [role, marks]);
+  // "Competitions" only for those who see one (a plain marker has none) or may create one.
+  const home = useHome(role === 'admin' || (role !== undefined && user?.registered === true));
+  const noExams = role !== 'admin' && home.data?.menu.exams === 0;
+  const items = useMemo(
+    () => visibleNavigation(role, NAVIGATION, { marks, noExams }),
+    [role, marks, noExams],
+  );
   const badges = useMemo(
     () => ({
       'to-mark': { count: waiting, label: t('nav.badges.toMark', { count: waiting }) },
@@ -47,6 +66,12 @@ export function AppLayout() {
     [t, waiting, adminAppeals],
   );
   const pages = useMemo(() => flatPages(items), [items]);
+  const unread = useNotifications(user !== undefined).data?.unread ?? 0;
+  const bellLabel =
+    unread > 0
+      ? // The badge's own text ("99+" past 99) is part of the name (WCAG 2.5.3).
+        t('notifications.bellUnread', { count: unread, shown: unread > 99 ? '99+' : unread })
+      : t('notifications.bell');
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
@@ -87,7 +112,7 @@ export function AppLayout() {
                 <Menu />
               </IconButton>
             )}
-            <NavSearch pages={pages} />
+            <NavSearch pages={pages} canSearch={role !== undefined} />
             {!mobile && <ShortcutsBar pages={pages} />}
             <Box sx={{ flex: 1 }} />
             <LanguageSwitch />
@@ -97,9 +122,15 @@ export function AppLayout() {
                 <Tune />
               </IconButton>
             </Tooltip>
-            <Tooltip title={t('layout.quickPanel')}>
-              <IconButton onClick={() => setPanel('quick')} aria-label={t('layout.quickPanel')}>
-                <NotificationsNone />
+            <Tooltip title={bellLabel}>
+              <IconButton onClick={() => setPanel('quick')} aria-label={bellLabel}>
+                {unread > 0 ? (
+                  <Badge badgeContent={unread} color="error" max={99}>
+                    <Notifications />
+                  </Badge>
+                ) : (
+                  <NotificationsNone />
+                )}
               </IconButton>
             </Tooltip>
             <UserMenu />
@@ -124,7 +155,11 @@ export function AppLayout() {
         <Footer />
       </Box>
       <SettingsPanel open={panel === 'settings'} onClose={() => setPanel(null)} />
-      <QuickPanel open={panel === 'quick'} onClose={() => setPanel(null)} />
+      <QuickPanel
+        open={panel === 'quick'}
+        onClose={() => setPanel(null)}
+        enabled={user !== undefined}
+      />
     </Box>
   );
 }

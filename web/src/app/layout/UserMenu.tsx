@@ -1,4 +1,5 @@
 import AccountCircle from '@mui/icons-material/AccountCircle';
+import Key from '@mui/icons-material/Key';
 import Logout from '@mui/icons-material/Logout';
 import { Avatar, Button, IconButton, ListItemIcon, Menu, MenuItem, Tooltip } from '@mui/material';
 import { useState } from 'react';
@@ -47,6 +48,12 @@ export function UserMenu() {
             {t('nav.profile')}
           </MenuItem>
         )}
+        <MenuItem component={Link} to="/cont/securitate">
+          <ListItemIcon>
+            <Key fontSize="small" />
+          </ListItemIcon>
+          {t('account.menu')}
+        </MenuItem>
         <MenuItem component={Link} to="/deconectare">
           <ListItemIcon>
             <Logout fontSize="small" />

@@ -17,3 +17,8 @@ export const RegisterStudentPage = lazy(() =>
 export const RegisterTeacherPage = lazy(() =>
   withStaffStrings(import('./RegisterPage.js')).then((m) => ({ default: m.RegisterTeacherPage })),
 );
+
+// The signed-in user's password and sessions: opened now and then, a chunk of its own.
+export const SecurityPage = lazy(() =>
+  import('./SecurityPage.js').then((m) => ({ default: m.SecurityPage })),
+);
