@@ -1,8 +1,7 @@
-import type { Settings } from './users.js';
-
 /**
  * The layout settings a device starts with (SPEC.md §2 settings panel): apart from the user
- * schemas, whose zod the app frame every student loads would otherwise bring along.
+ * schemas, whose zod the app frame every student loads would otherwise bring along (users.ts
+ * checks them against the schema).
  */
 export const DEFAULT_SETTINGS = {
   layout: 'full',
@@ -12,4 +11,4 @@ export const DEFAULT_SETTINGS = {
   animations: true,
   direction: 'ltr',
   folded: false,
-} as const satisfies Settings;
+} as const;

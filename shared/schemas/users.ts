@@ -11,6 +11,7 @@ import {
   sectorField,
   teacherCodeField,
 } from './fields.js';
+import { DEFAULT_SETTINGS as DEVICE_DEFAULTS } from './users-values.js';
 
 const settingsFields = {
   layout: z.enum(['full', 'boxed']),
@@ -22,7 +23,8 @@ const settingsFields = {
   folded: z.boolean(),
 };
 
-export { DEFAULT_SETTINGS } from './users-values.js';
+/** The layout settings a device starts with, checked here against the schema. */
+export const DEFAULT_SETTINGS: Settings = DEVICE_DEFAULTS;
 
 /**
  * Layout settings (SPEC.md §2 settings panel); guests keep them locally, users in `data`.

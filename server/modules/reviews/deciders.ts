@@ -2,7 +2,9 @@ import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { conflictsOf } from './assign.js';
 import * as repo from './reviews.repo.js';
-import type { Viewer } from './reviews.view.js';
+
+/** Who is looking, and how they stand on the competition. */
+export type Viewer = { id: string; whole: boolean; manage: boolean };
 
 // Who may put a score on an answer, beyond being assigned to it (README "Security"):
 // - nobody marks, mediates or decides the answer of a student they coordinate, or their team

@@ -6,15 +6,14 @@ import {
   type MarkerRole,
   type ReviewEntry,
 } from '../../../shared/schemas/reviews.js';
-import { lacksMarkers } from './deciders.js';
+import { lacksMarkers, type Viewer } from './deciders.js';
 import type { AppealRow, EntryRow, MarkRow } from './reviews.repo.js';
 
 // What a caller is shown of an entry or an appeal (blind marking, shared/schemas/reviews.ts):
 // markers never get the student's identity, and a reviewer sees the other reviewer's mark, the
 // mediation and the final score only once they have given their own.
 
-/** Who is looking, and how they stand on the competition. */
-export type Viewer = { id: string; whole: boolean; manage: boolean };
+export type { Viewer };
 
 /** The phase's marking settings. */
 export type PhaseSettings = { markStep: number; threshold: number; appealMinPoints: number };
