@@ -40,7 +40,14 @@ describe('navigation', () => {
     const marker = flatPages(
       visibleNavigation('teacher', NAVIGATION, { marks: true, noExams: true }),
     ).map((p) => p.path);
-    expect(marker).toEqual(['/profesori', '/elevi', '/de-corectat', '/profil', '/ajutor']);
+    expect(marker).toEqual([
+      '/profesori',
+      '/elevi',
+      '/de-corectat',
+      '/diploma/teacher',
+      '/profil',
+      '/ajutor',
+    ]);
   });
 
   it('shows "To mark" only to teachers and admins who mark somewhere', () => {
