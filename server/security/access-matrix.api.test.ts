@@ -116,6 +116,7 @@ describe('access matrix', () => {
       const request = validRequest(route, w, caller, {
         body: rule.body?.(w),
         params: rule.params?.(w),
+        query: rule.query?.(w),
         fields: rule.fields?.(w),
       });
       const signed = w.callers[caller];

@@ -19,6 +19,8 @@ export type AccessRule = {
   fields?: (w: World) => Record<string, string>;
   /** Path ids other than student A's resources. */
   params?: (w: World) => Record<string, string>;
+  /** A query other than the one made from the route's schema (ids of the seeded world). */
+  query?: (w: World) => Record<string, string>;
   /**
    * For bulk routes that answer 200 with what failed: whether the 2xx answer says it was done.
    * A denied caller's 2xx must say it was not.
@@ -490,6 +492,20 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     body: (w) => ({ examId: w.exam.id, editionId: w.edition.id, phaseId: w.online.id }),
   },
   [`GET ${DIPL}/jobs`]: { ok: SIGNED },
+  // Diplomas to reissue after a reopened phase closed again, and the reissue: the organisers.
+  [`GET ${DIPL}/stale`]: {
+    ok: ORGANISERS,
+    query: (w) => ({ examId: w.exam.id, editionId: w.edition.id, phaseId: w.online.id }),
+  },
+  [`POST ${DIPL}/reissue`]: {
+    ok: ORGANISERS,
+    body: (w) => ({
+      examId: w.exam.id,
+      editionId: w.edition.id,
+      phaseId: w.online.id,
+      userId: w.studentA.id,
+    }),
+  },
   [`GET ${DIPL}/jobs/{jobId}`]: noJob,
   [`GET ${DIPL}/jobs/{jobId}/file`]: noJob,
   [`GET ${DIPL}/verify/{code}`]: {
@@ -510,7 +526,10 @@ function reviewRules(): Record<string, AccessRule> {
   const rules: Record<string, AccessRule> = {
     // Any teacher's own list (the reviewer and mediator find the hybrid phase in theirs).
     [`GET ${REVIEW}/my-phases`]: { ok: TEACHERS_AND_ADMIN },
+    // Any teacher's own count of the appeals only their competitions' admins decide.
+    [`GET ${REVIEW}/admin-decisions`]: { ok: TEACHERS_AND_ADMIN },
     [`GET ${REVIEWP}/scope`]: scoped,
+    [`GET ${REVIEWP}/marking-scope`]: scoped,
     [`GET ${REVIEWP}/progress`]: scoped,
     [`POST ${REVIEWP}/reminders`]: scoped,
     [`POST ${REVIEWP}/reassignments`]: { ...scoped, body: (w) => ({ teacherId: w.reviewer.id }) },

@@ -136,6 +136,7 @@ export function validRequest(
   overrides: {
     body?: unknown;
     params?: Record<string, string>;
+    query?: Record<string, string>;
     fields?: Record<string, string>;
   } = {},
 ): Sent {
@@ -146,7 +147,8 @@ export function validRequest(
   let url = fillPath(route.url, params);
   const query = partSchema(route, 'querystring');
   if (query) {
-    const sample = sampleOf(query, worldPick(w)) as Record<string, unknown> | undefined;
+    const sample =
+      overrides.query ?? (sampleOf(query, worldPick(w)) as Record<string, unknown> | undefined);
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(sample ?? {})) {
       qs.set(k, typeof v === 'string' ? v : JSON.stringify(v));
