@@ -428,6 +428,7 @@ describe.skipIf(!hasChromium || !hasPoppler)(
             'name',
             'phaseName',
             'prize',
+            'replacedAt',
             'school',
             'studentCount',
           ].sort(),
