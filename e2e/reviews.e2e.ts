@@ -434,6 +434,8 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
 
     const dan = await signIn('dan@profesori.example.ro', 'en');
     await openFirst(dan, 'contestatii', 'To mark');
+    // The paper first: a click before it has loaded is lost when the form is drawn again.
+    await expect.poll(() => dan.getByText(/Am adus la același numitor/).count()).toBe(1);
     await dan.getByRole('button', { name: 'Free mark' }).click();
     await dan.getByLabel(/^Mark \(0/).fill('5');
     await dan.getByRole('button', { name: 'Save the mark' }).click();
