@@ -4,6 +4,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import fontkit, { type Font, type Subset } from '@pdf-lib/fontkit';
+// fontkit's Indic and Universal shapers (Devanagari, Bengali, Tamil, …) run a generator compiled
+// for regenerator's runtime and read it as a global it does not bring itself: without it, laying
+// out such a name throws "regeneratorRuntime is not defined".
+import 'regenerator-runtime/runtime.js';
 import { withoutHinting } from './unhint.js';
 
 /**
@@ -19,11 +23,14 @@ import { withoutHinting } from './unhint.js';
  * marks — and is embedded only in a document whose text needs it.
  *
  * Scripts DejaVu Serif lacks fall back, letter by letter, to Noto fonts shipped as npm packages
- * (`FALLBACKS`): Noto Naskh Arabic, Noto Sans Hebrew and Noto Sans SC (Chinese, and Japanese
- * kana). These are too large to cut once (Noto Sans SC has 30,000 glyphs), so each document
- * embeds only the glyphs it draws, shaped by fontkit (Arabic joining forms and ligatures,
- * right-to-left order: pdf-writer.ts). What no font has (Hangul, the Indic scripts, …) prints
- * as the empty box, one a character, with the real text kept for copying and search.
+ * (`FALLBACKS`): Noto Naskh Arabic, Noto Sans Hebrew, Devanagari, Bengali and Tamil, Noto Sans
+ * SC (Chinese, and Japanese kana) and Noto Sans KR (Hangul). These are too large to cut once
+ * (Noto Sans SC has 30,000 glyphs), so each document embeds only the glyphs it draws, shaped by
+ * fontkit (Arabic joining forms and ligatures, Indic conjuncts and reordered vowel signs;
+ * the visual order of a name mixing directions by the Unicode bidi algorithm: pdf-writer.ts).
+ * The small fonts come first: a letter is looked up in them before the large ones are read.
+ * What no font has (Thai, Ethiopic, …) prints as the empty box, one a character, with the real
+ * text kept for copying and search.
  */
 export type PdfFont = {
   /** The PostScript name with a subset tag, as the PDF names it. */
@@ -73,9 +80,29 @@ const FALLBACKS = [
     bold: 'fonts/NotoSansHebrew-Bold.ttf',
   },
   {
+    pkg: '@expo-google-fonts/noto-sans-devanagari',
+    regular: '400Regular/NotoSansDevanagari_400Regular.ttf',
+    bold: '700Bold/NotoSansDevanagari_700Bold.ttf',
+  },
+  {
+    pkg: '@expo-google-fonts/noto-sans-bengali',
+    regular: '400Regular/NotoSansBengali_400Regular.ttf',
+    bold: '700Bold/NotoSansBengali_700Bold.ttf',
+  },
+  {
+    pkg: '@expo-google-fonts/noto-sans-tamil',
+    regular: '400Regular/NotoSansTamil_400Regular.ttf',
+    bold: '700Bold/NotoSansTamil_700Bold.ttf',
+  },
+  {
     pkg: '@expo-google-fonts/noto-sans-sc',
     regular: '400Regular/NotoSansSC_400Regular.ttf',
     bold: '700Bold/NotoSansSC_700Bold.ttf',
+  },
+  {
+    pkg: '@expo-google-fonts/noto-sans-kr',
+    regular: '400Regular/NotoSansKR_400Regular.ttf',
+    bold: '700Bold/NotoSansKR_700Bold.ttf',
   },
 ] as const;
 

@@ -1,4 +1,5 @@
 import type { Font, Subset } from '@pdf-lib/fontkit';
+import bidiJs from 'bidi-js';
 import { createSubset, cutOfSubset, type PdfFont, type PdfFonts } from './fonts.js';
 
 /**
@@ -63,28 +64,58 @@ type Placed = { gid: number; width: number; advance: number; dx: number; dy: num
 type Run =
   | { kind: 'cut'; isExtra: boolean; ids: number[] }
   | { kind: 'fallback'; face: number; glyphs: Placed[] };
-/** How a text is drawn: its runs left to right, and whether some character had no glyph. */
-type Shaped = { runs: Run[]; hasMissing: boolean };
+/**
+ * How a text is drawn: its runs left to right; whether some character had no glyph; whether
+ * the glyphs, read in the order drawn, do not spell the text (an Indic vowel sign drawn before
+ * the consonant it follows). Either way the drawing carries the real text for copy and search.
+ */
+type Shaped = { runs: Run[]; hasMissing: boolean; isReordered: boolean };
 
-/** Letters of the right-to-left scripts (Hebrew, Arabic and their presentation forms). */
-const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
-const LETTER = /\p{L}/u;
+// bidi-js is CommonJS whose module.exports is the factory; its typings call that factory the
+// default export, which TypeScript then reads as `.default` of the module.
+type BidiFactory = typeof bidiJs.default;
+const bidiFactory = ((bidiJs as unknown as { default?: BidiFactory }).default ??
+  bidiJs) as unknown as BidiFactory;
+const bidi = bidiFactory();
+/**
+ * Characters that can make a text's visual order differ from its logical order: letters of the
+ * right-to-left scripts and the explicit direction marks. A text without any is drawn as typed
+ * (the bidi algorithm would give every character level 0), and skips the algorithm.
+ */
+const MAY_REORDER =
+  /[\u0590-\u08ff\u200f\u202a-\u202e\u2066-\u2069\ufb1d-\ufdff\ufe70-\ufeff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+/** Characters shaped with the letters around them when both are of one fallback font. */
+const JOINER = /[\s\u200c\u200d]/u;
 
 /** Shaped runs of fallback fonts, kept a while: fitting a name measures it many times. */
-const layouts = new Map<string, { glyphs: Placed[]; hasMissing: boolean }>();
+const layouts = new Map<string, { glyphs: Placed[]; hasMissing: boolean; isReordered: boolean }>();
 const LAYOUTS_KEPT = 2000;
 
-function layoutFallback(fonts: PdfFonts, style: FontStyle, face: number, text: string) {
-  const key = `${face}:${style}:${text}`;
+function layoutFallback(
+  fonts: PdfFonts,
+  style: FontStyle,
+  face: number,
+  text: string,
+  isRtl: boolean,
+) {
+  const key = `${face}:${style}:${isRtl ? 'r' : 'l'}:${text}`;
   const known = layouts.get(key);
   if (known) return known;
   const fallback = fonts.fallback[face];
   if (!fallback) throw new Error(`No fallback font ${face}`);
   const font = fallback[style].font();
   const scale = 1000 / font.unitsPerEm;
-  // fontkit shapes (Arabic joining forms, ligatures, marks) and answers right-to-left text in
-  // the order it is drawn, left to right.
-  const run = font.layout(text);
+  // fontkit shapes (Arabic joining forms, ligatures, marks; Indic conjuncts and reordered vowel
+  // signs) and answers a right-to-left run in the order it is drawn, left to right.
+  // (fontkit takes the direction as its fifth argument; its typings list two.)
+  const layout = font.layout.bind(font) as (
+    text: string,
+    features: string[],
+    script: string | undefined,
+    language: string | undefined,
+    direction: 'ltr' | 'rtl',
+  ) => ReturnType<Font['layout']>;
+  const run = layout(text, [], undefined, undefined, isRtl ? 'rtl' : 'ltr');
   let hasMissing = false;
   const glyphs = run.glyphs.map((glyph, i) => {
     const at = run.positions[i];
@@ -98,8 +129,9 @@ function layoutFallback(fonts: PdfFonts, style: FontStyle, face: number, text: s
       text: String.fromCodePoint(...glyph.codePoints),
     };
   });
+  const inReadingOrder = (isRtl ? [...glyphs].reverse() : glyphs).map((g) => g.text).join('');
   if (layouts.size >= LAYOUTS_KEPT) layouts.clear();
-  const laid = { glyphs, hasMissing };
+  const laid = { glyphs, hasMissing, isReordered: inReadingOrder !== text };
   layouts.set(key, laid);
   return laid;
 }
@@ -107,20 +139,52 @@ function layoutFallback(fonts: PdfFonts, style: FontStyle, face: number, text: s
 /** Where a character's glyph comes from: a cut (its glyph id), a fallback font, or none. */
 type Source = { cut: 'base' | 'extra'; id: number } | { face: number } | { missing: true };
 
+/** Each character's bidi embedding level (odd: right to left), and the visual order of runs. */
+function bidiOf(text: string, chars: readonly string[]) {
+  if (!MAY_REORDER.test(text)) return undefined;
+  const embedding = bidi.getEmbeddingLevels(text);
+  // bidi-js counts UTF-16 units; a character's level is that of its first unit.
+  const unitOf: number[] = [];
+  let unit = 0;
+  for (const char of chars) {
+    unitOf.push(unit);
+    unit += char.length;
+  }
+  const levels = unitOf.map((u) => embedding.levels[u] ?? 0);
+  /** The runs (given as each unit's run) left to right, as the algorithm's rule L2 orders them. */
+  const visualOrder = (runOfUnit: readonly number[]): number[] => {
+    const units = bidi.getReorderedIndices(text, embedding);
+    const order: number[] = [];
+    for (const u of units) {
+      const run = runOfUnit[u] ?? 0;
+      if (!order.includes(run)) order.push(run);
+    }
+    return order;
+  };
+  return { levels, visualOrder };
+}
+
 /**
  * The glyphs of `text` in a style: each character from the first cut, else the extra cut
- * (Greek, Cyrillic, …), else the first fallback font that has it (Arabic, Hebrew, Chinese;
- * a stretch of one such font is shaped as a whole, spaces inside it included), else its letter
- * without accents, else the font's empty box (glyph 0, visibly missing). A text whose first
- * letter is of a right-to-left script reads right to left: its runs are drawn in reverse order.
+ * (Greek, Cyrillic, …), else the first fallback font that has it (Arabic, Hebrew, Indic
+ * scripts, Chinese, Korean; a stretch of one such font is shaped as a whole, spaces inside it
+ * included), else its letter without accents, else the font's empty box (glyph 0, visibly
+ * missing). A text mixing directions is put in visual order by the Unicode bidi algorithm
+ * (bidi-js): each run of one font and one level is drawn in its direction, the runs in the
+ * order the algorithm gives, and a right-to-left run's brackets mirrored.
  */
 function shape(fonts: PdfFonts, style: FontStyle, text: string): Shaped {
   const base = fonts[style];
   const extra = fonts.extra[style];
-  const chars = [...text.normalize('NFC')];
-  const sources: Source[] = chars.map((char) => {
+  const normal = text.normalize('NFC');
+  const chars = [...normal];
+  const order = bidiOf(normal, chars);
+  const levelOf = (i: number) => order?.levels[i] ?? 0;
+  const sources: Source[] = chars.map((char, i) => {
     const unit = char.codePointAt(0) ?? 0;
-    const cp = CEDILLA.get(unit) ?? unit;
+    // A right-to-left run draws "(" as ")" (rule L4).
+    const mirrored = levelOf(i) % 2 === 1 ? bidi.getMirroredCharacter(char) : null;
+    const cp = CEDILLA.get(unit) ?? mirrored?.codePointAt(0) ?? unit;
     const id = base.glyphOf.get(cp);
     if (id !== undefined) return { cut: 'base', id };
     const extraId = extra.glyphOf.get(cp);
@@ -132,33 +196,43 @@ function shape(fonts: PdfFonts, style: FontStyle, text: string): Shaped {
     if (plain !== undefined && plain !== 0) return { cut: 'base', id: plain };
     return { missing: true };
   });
-  // Spaces between two letters of one fallback font are shaped with them.
+  // Spaces (and zero-width joiners) between two letters of one fallback font are shaped with them.
   const faceOf = (s: Source | undefined) => (s && 'face' in s ? s.face : -1);
   for (let i = 1; i < chars.length - 1; i += 1) {
-    if (!/\s/u.test(chars[i] ?? '')) continue;
+    if (!JOINER.test(chars[i] ?? '')) continue;
     let next = i + 1;
-    while (next < chars.length && /\s/u.test(chars[next] ?? '')) next += 1;
+    while (next < chars.length && JOINER.test(chars[next] ?? '')) next += 1;
     const face = faceOf(sources[i - 1]);
     if (face >= 0 && faceOf(sources[next]) === face) {
       for (let j = i; j < next; j += 1) sources[j] = { face };
     }
   }
+  // Runs in logical order: a new one where the font or the level changes.
   const runs: Run[] = [];
+  const runOfChar: number[] = [];
   let hasMissing = false;
+  let isReordered = false;
   let pending = '';
   let pendingFace = -1;
+  let pendingLevel = 0;
+  let lastLevel = -1;
   const flushFallback = () => {
     if (!pending) return;
-    const laid = layoutFallback(fonts, style, pendingFace, pending);
+    const laid = layoutFallback(fonts, style, pendingFace, pending, pendingLevel % 2 === 1);
     if (laid.hasMissing) hasMissing = true;
+    if (laid.isReordered) isReordered = true;
     runs.push({ kind: 'fallback', face: pendingFace, glyphs: laid.glyphs });
     pending = '';
   };
   sources.forEach((source, i) => {
+    const level = levelOf(i);
     if ('face' in source) {
-      if (pending && pendingFace !== source.face) flushFallback();
+      if (pending && (pendingFace !== source.face || pendingLevel !== level)) flushFallback();
       pendingFace = source.face;
+      pendingLevel = level;
       pending += chars[i];
+      runOfChar.push(runs.length);
+      lastLevel = level;
       return;
     }
     flushFallback();
@@ -170,13 +244,24 @@ function shape(fonts: PdfFonts, style: FontStyle, text: string): Shaped {
       id = source.id;
     }
     const last = runs[runs.length - 1];
-    if (last?.kind === 'cut' && last.isExtra === isExtra) last.ids.push(id);
+    if (last?.kind === 'cut' && last.isExtra === isExtra && lastLevel === level) last.ids.push(id);
     else runs.push({ kind: 'cut', isExtra, ids: [id] });
+    runOfChar.push(runs.length - 1);
+    lastLevel = level;
   });
   flushFallback();
-  const firstStrong = chars.find((c) => LETTER.test(c));
-  if (firstStrong && RTL.test(firstStrong)) runs.reverse();
-  return { runs, hasMissing };
+  if (!order) return { runs, hasMissing, isReordered };
+  // A right-to-left run of the cuts is drawn last letter first; then the runs in visual order.
+  runs.forEach((run, r) => {
+    const first = runOfChar.indexOf(r);
+    if (run.kind === 'cut' && levelOf(first) % 2 === 1) run.ids.reverse();
+  });
+  const runOfUnit: number[] = [];
+  chars.forEach((char, i) => {
+    for (let k = 0; k < char.length; k += 1) runOfUnit.push(runOfChar[i] ?? 0);
+  });
+  const visual = order.visualOrder(runOfUnit).map((r) => runs[r] as Run);
+  return { runs: visual, hasMissing, isReordered };
 }
 
 const hex4 = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
@@ -322,7 +407,7 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
     pages.push({ width, height, ops });
     const text = (value: string, x: number, y: number, o: TextOptions) => {
       const style = o.font ?? 'regular';
-      const { runs, hasMissing } = shape(fonts, style, value);
+      const { runs, hasMissing, isReordered } = shape(fonts, style, value);
       if (runs.length === 0) return;
       // F1/F2: the first cut, regular and bold; F3/F4: the extra cut; F5 on: fallback fonts.
       const shown = runs.map((run) => {
@@ -332,11 +417,15 @@ export function createPdfDocument(fonts: PdfFonts, title: string): PdfDocument {
         return `/${name} ${num(o.size)} Tf <${run.ids.map(hexOf).join('')}> Tj`;
       });
       const drawn = `BT ${rgb(o.color ?? [0, 0, 0])} rg ${num(x)} ${num(y)} Td ${shown.join(' ')} ET`;
-      // A box stands for a letter no font has; the real text is what a copy or search finds.
-      // (Shaped glyphs need no such text: each maps back to its letters, and readers put
-      // right-to-left text drawn left to right back in reading order.)
+      // A box stands for a letter no font has, and an Indic vowel sign is drawn before the
+      // consonant it follows: the real text is what a copy or search finds. (Other shaped
+      // glyphs need no such text: each maps back to its letters, and readers put right-to-left
+      // text drawn left to right back in reading order; poppler reads the words of a line
+      // mixing directions left to right as drawn, and an ActualText there it reverses.)
       ops.push(
-        hasMissing ? `/Span << /ActualText ${infoString(value)} >> BDC ${drawn} EMC` : drawn,
+        hasMissing || isReordered
+          ? `/Span << /ActualText ${infoString(value)} >> BDC ${drawn} EMC`
+          : drawn,
       );
     };
     return {
