@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +174,10 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
       button: string;
       toast: string;
       shot: string;
+      /** What the reissued diploma prints (documents are in Romanian whatever the screen). */
+      printed: string;
+      /** The code the diploma had before. */
+      oldCode: string;
     },
   ) => {
     await page.goto(`${podium.baseUrl}${phaseUrl()}`);
@@ -183,8 +188,22 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
     expect(await row.innerText()).toMatch(o.row);
     expect(await row.getByText(o.flag, { exact: true }).count()).toBe(1);
     await shot(page, o.shot);
-    await row.getByRole('button', { name: o.button }).click();
+    // The reissued diploma is downloaded at once, under its new code.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 45_000 }),
+      row.getByRole('button', { name: o.button }).click(),
+    ]);
     await toast(page, o.toast);
+    const fileName = download.suggestedFilename();
+    expect(fileName).toMatch(/^diploma-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}\.pdf$/);
+    const code = fileName.slice('diploma-'.length, -'.pdf'.length);
+    expect(code).not.toBe(o.oldCode);
+    const said = page.getByRole('alert', { includeHidden: true }).filter({ hasText: o.toast });
+    expect(await said.filter({ hasText: code }).count()).toBeGreaterThan(0);
+    const text = execFileSync('pdftotext', [await download.path(), '-'], { encoding: 'utf8' });
+    expect(text).toContain(o.name);
+    expect(text).toContain(o.printed);
+    expect(text).toContain(`Cod de verificare: ${code}`);
     // Reissued, it is no longer flagged.
     await eventually(() =>
       page
@@ -275,6 +294,8 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
         button: 'Reemite diploma',
         toast: 'Diploma pentru Elena Stan a fost reemisă cu codul',
         shot: 'phase-reopen-stale-diplomas-ro',
+        printed: 'Premiul I\n',
+        oldCode: 'K7M2-P9QR-4T5V',
       });
       const [fresh] = await podium.db
         .select()
@@ -336,6 +357,8 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
         button: 'Reissue diploma',
         toast: 'The diploma of Ion Bălan was reissued with the code',
         shot: 'phase-reopen-stale-diplomas-en',
+        printed: 'Premiul I\n',
+        oldCode: 'M3N4-P5Q6-R7S8',
       });
       await page.goto(`${podium.baseUrl}/diploma/verificare/M3N4-P5Q6-R7S8`);
       await eventually(() =>

@@ -19,7 +19,8 @@ import type {
   DiplomaReissueRequest,
   StaleDiploma,
 } from '../../../../shared/schemas/diplomas.js';
-import { api } from '../../api/client.js';
+import { api, apiBlob } from '../../api/client.js';
+import { saveBlob } from '../../lib/download.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 
 type PhaseIds = { examId: string; editionId: string; phaseId: string };
@@ -29,8 +30,9 @@ const staleKey = (ids: PhaseIds) => ['diplomas-stale', ids.phaseId] as const;
 /**
  * The phase's diplomas printed before it was reopened and closed again with a changed result:
  * flagged out of date, each reissued on request (a new code and today's results; the old
- * code's check then says it was replaced). Shown to organisers once the phase is closed, and
- * only when there is such a diploma.
+ * code's check then says it was replaced), and the new diploma's PDF downloaded at once (it
+ * is what goes to the person now). Shown to organisers once the phase is closed, and only when
+ * there is such a diploma.
  */
 export function StaleDiplomasPanel({ ids, isClosed }: { ids: PhaseIds; isClosed: boolean }) {
   const { t } = useTranslation();
@@ -50,11 +52,24 @@ export function StaleDiplomasPanel({ ids, isClosed }: { ids: PhaseIds; isClosed:
   if (!isClosed || rows.length === 0) return null;
 
   const handleReissue = async (d: StaleDiploma) => {
+    let code: string;
     try {
-      const done = await reissue.mutateAsync({ ...ids, userId: d.userId });
-      notify('diplomas.stale.reissued', 'success', { name: d.name, code: done.code });
+      code = (await reissue.mutateAsync({ ...ids, userId: d.userId })).code;
+      notify('diplomas.stale.reissued', 'success', { name: d.name, code });
     } catch (e) {
       notifyError(e, 'diplomas.stale.reissueFailed');
+      return;
+    }
+    try {
+      // The person's diploma of the phase is now the reissued one.
+      const pdf = await apiBlob('/diploma-generator/diplomas', {
+        method: 'POST',
+        // SPEC.md §7: the site origin plus '/' plus the user type (accepted, not used for links).
+        body: { ...ids, userId: d.userId, callbackUrl: `${window.location.origin}/${d.kind}` },
+      });
+      saveBlob(pdf, `diploma-${code}.pdf`);
+    } catch (e) {
+      notifyError(e, 'diplomas.stale.downloadFailed');
     }
   };
 
