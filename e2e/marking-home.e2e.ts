@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -8,7 +9,13 @@ import {
   makePhase,
   makeTestWithItems,
 } from '../server/db/factories.js';
-import { questionReviewers, questions } from '../server/db/schema.js';
+import {
+  questionReviewers,
+  questions,
+  reviewAppeals,
+  reviewEntries,
+  users,
+} from '../server/db/schema.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 
 type Lang = 'ro' | 'en';
@@ -256,7 +263,9 @@ describe.skipIf(!hasChromium)('a reviewer finds their marking from the menu', ()
   it('shows no "To mark" to a teacher who marks nothing, and tells them on a list of a phase', async () => {
     const page = await signIn('dan@profesori.example.ro', 'ro');
     const nav = page.getByRole('navigation', { name: words.ro.nav });
-    await expect.poll(() => nav.getByRole('link', { name: 'Concursuri' }).count()).toBe(1);
+    // The menu is drawn; a teacher who sees no competition has no "Concursuri" either.
+    await expect.poll(() => nav.getByRole('link', { name: 'Diplome' }).count()).toBe(1);
+    expect(await nav.getByRole('link', { name: 'Concursuri' }).count()).toBe(0);
     expect(await nav.getByRole('link', { name: words.ro.toMark }).count()).toBe(0);
     await page.goto(
       `${podium.baseUrl}/examene/${ids.exam}/editii/${ids.edition}/phases/${ids.phase}/corectare`,
@@ -266,5 +275,48 @@ describe.skipIf(!hasChromium)('a reviewer finds their marking from the menu', ()
       .toBe(1);
     await shot(page, 'marking-list-not-marker-ro');
     await page.context().close();
+  }, 240_000);
+  it('counts on "Competitions" the appeals only the exam admin can decide (ro, en)', async () => {
+    // Irina appeals her mark; both of the question's markers marked her answer already, so
+    // nobody is free to re-mark it: the exam's admins decide it (GET /test-review/admin-decisions).
+    const db = podium.db;
+    const [irina] = await db.select().from(users).where(eq(users.email, 'irina@elevi.example.ro'));
+    const [entry] = await db
+      .select()
+      .from(reviewEntries)
+      .where(
+        and(eq(reviewEntries.phaseId, ids.phase), eq(reviewEntries.studentId, irina?.id ?? '')),
+      );
+    if (!entry) throw new Error('no entry for Irina');
+    await db.insert(reviewAppeals).values({
+      id: randomUUID(),
+      phaseId: entry.phaseId,
+      testId: entry.testId,
+      itemId: entry.itemId,
+      studentId: entry.studentId,
+      answerId: entry.answerId,
+      entryId: entry.id,
+      itemIndexInTest: entry.itemIndexInTest,
+      code: entry.code,
+      kind: 'remark',
+      status: 'pending',
+      reason: 'Am rezolvat și punctul b.',
+      filedAt: new Date(),
+      maxScore: entry.maxScore,
+    });
+    const names = {
+      ro: { exams: 'Concursuri', badge: /^Concursuri\s*1 contestație de decis$/ },
+      en: { exams: 'Competitions', badge: /^Competitions\s*1 appeal to decide$/ },
+    } as const;
+    for (const lang of ['ro', 'en'] as const) {
+      const page = await signIn('ioana@profesori.example.ro', lang);
+      const nav = page.getByRole('navigation', { name: words[lang].nav });
+      await expect.poll(() => nav.getByTestId('nav-badge-exams').count()).toBe(1);
+      expect(await nav.getByTestId('nav-badge-exams').innerText()).toMatch(/^1\s/);
+      // The count is in the link's name, not only drawn on its icon.
+      expect(await nav.getByRole('link', { name: names[lang].badge }).count()).toBe(1);
+      await shot(page, `nav-admin-appeals-${lang}`, { fullPage: false });
+      await page.context().close();
+    }
   }, 240_000);
 });
