@@ -7,7 +7,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { NAV_SEARCH_SUGGESTIONS } from '../../../../shared/constants.js';
@@ -55,6 +55,12 @@ export function NavSearchBox({
   const navigate = useNavigate();
   // Open at once when something was typed before the box arrived.
   const [open, setOpen] = useState(input.length > 0);
+  // The combobox empties its text when it mounts (a "reset" to its value, none): what was typed
+  // before it arrived stays. Later resets (after a choice, on leaving the field) go through.
+  const arriving = useRef(true);
+  useEffect(() => {
+    arriving.current = false;
+  }, []);
   const settled = useSettled(input.trim());
   const asking = canSearch && settled.length >= SEARCH_MIN && settled.length <= SEARCH_MAX;
   const found = useSearch(settled, asking);
@@ -84,7 +90,10 @@ export function NavSearchBox({
       onClose={() => setOpen(false)}
       value={null}
       inputValue={input}
-      onInputChange={(_, v) => setInput(v.slice(0, SEARCH_MAX))}
+      onInputChange={(_, v, reason) => {
+        if (reason === 'reset' && arriving.current) return;
+        setInput(v.slice(0, SEARCH_MAX));
+      }}
       filterOptions={(o) => o}
       groupBy={(o) => t(`nav.searchGroups.${o.group}`)}
       getOptionLabel={labelOf}
