@@ -128,6 +128,66 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await page.context().close();
   });
 
+  for (const [lang, words] of [
+    [
+      'ro',
+      {
+        email: 'Adresa de e-mail',
+        password: 'Parola',
+        signIn: 'Intră în cont',
+        required: 'Câmpul este obligatoriu',
+        badEmail: 'Adresă de e-mail incorectă',
+      },
+    ],
+    [
+      'en',
+      {
+        email: 'E-mail address',
+        password: 'Password',
+        signIn: 'Sign in',
+        required: 'The field is required',
+        badEmail: 'Incorrect e-mail address',
+      },
+    ],
+  ] as const) {
+    it(`checks the sign-in fields before asking the server (${lang})`, async () => {
+      const page = await newPage(lang);
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/login')) asked.push(r.url());
+      });
+      await page.goto(`${podium.baseUrl}/`);
+      const email = page.getByLabel(words.email);
+      const password = page.getByLabel(words.password, { exact: true });
+      const signIn = page.getByRole('button', { name: words.signIn });
+      // Both empty: each says so, and the first is focused.
+      await signIn.click();
+      await expect.poll(() => page.getByText(words.required).count()).toBe(2);
+      await expect.poll(() => email.evaluate((e) => e === document.activeElement)).toBe(true);
+      // Once sent, a field's message follows what is typed.
+      await email.fill('ana@');
+      await expect.poll(() => page.getByText(words.badEmail).count()).toBe(1);
+      await expect.poll(() => page.getByText(words.required).count()).toBe(1);
+      await email.fill('  Ana.Pop@Example.ro ');
+      await expect.poll(() => page.getByText(words.badEmail).count()).toBe(0);
+      await signIn.click();
+      await expect.poll(() => password.evaluate((e) => e === document.activeElement)).toBe(true);
+      await expect.poll(() => page.getByText(words.required).count()).toBe(1);
+      expect(asked).toEqual([]);
+      await password.fill('o-parola');
+      await expect.poll(() => page.getByText(words.required).count()).toBe(0);
+      // Sent with the e-mail cleaned (no such account: the usual answer).
+      const sent = page.waitForRequest((r) => r.url().includes('/login'));
+      await signIn.click();
+      expect((await sent).postDataJSON()).toEqual({
+        email: 'ana.pop@example.ro',
+        password: 'o-parola',
+      });
+      await expect.poll(() => page.getByRole('alert').count()).toBe(1);
+      await page.context().close();
+    });
+  }
+
   it('refuses a wrong password without saying which part was wrong, then signs in', async () => {
     await podium.createUser({
       email: 'ion.pop@example.ro',

@@ -54,6 +54,30 @@ function stringsParts(): Plugin {
   };
 }
 
+/**
+ * markdown-it's `entities` and `linkify-it` in the browser: the HTML parser's own character
+ * references and an empty link matcher (statements render with `linkify: false`), about 15 kB
+ * less on a student's first load (src/components/statement/html-entities.ts, no-linkify.ts).
+ * Only markdown-it's imports are replaced; the server renders with the real packages.
+ */
+function lighterMarkdown(): Plugin {
+  const replaced: Record<string, string> = {
+    entities: path.resolve(here, 'src/components/statement/html-entities.ts'),
+    'linkify-it': path.resolve(here, 'src/components/statement/no-linkify.ts'),
+  };
+  return {
+    name: 'podium-lighter-markdown',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const target = replaced[source];
+      if (!target || !importer || !/[\\/]node_modules[\\/]markdown-it[\\/]/.test(importer)) {
+        return null;
+      }
+      return target;
+    },
+  };
+}
+
 /** Where this build writes (`--outDir` may move it): the precache list is read from there. */
 let outDir = path.resolve(here, 'dist');
 const rememberOutDir: Plugin = {
@@ -69,6 +93,7 @@ export default defineConfig({
   plugins: [
     woff2Only(),
     stringsParts(),
+    lighterMarkdown(),
     react(),
     rememberOutDir,
     // The service worker (src/sw.ts) keeps the student's path on the device; the page registers
@@ -108,7 +133,7 @@ export default defineConfig({
             // formulas.ts fetches it, in a chunk of its own, only for a statement with a formula.
             {
               name: 'statement-renderer',
-              test: /node_modules[\\/](?:markdown-it|mdurl|uc\.micro|linkify-it|punycode\.js|entities)[\\/]|shared[\\/]statement-core\.ts$/,
+              test: /node_modules[\\/](?:markdown-it|mdurl|uc\.micro|linkify-it|punycode\.js|entities)[\\/]|shared[\\/]statement-core\.ts$|components[\\/]statement[\\/](?:html-entities|no-linkify)\.ts$/,
             },
           ],
         },

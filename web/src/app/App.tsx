@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter, useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.js';
 import { AuthProvider } from '../lib/auth.js';
 import { SnackbarProvider } from '../lib/snackbar.js';
@@ -8,14 +8,18 @@ import { ErrorBoundary } from './ErrorBoundary.js';
 import { queryClient } from './providers/query.js';
 import { SettingsProvider } from './providers/settings.js';
 import { AppThemeProvider } from './providers/theme.js';
-import { router } from './routes.js';
+import { AppRoutes } from './routes.js';
+
+/** Any 401 ends the session on this device (SPEC.md §7). */
+function SignOutOnUnauthorized() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setUnauthorizedHandler(() => void navigate('/deconectare'));
+  }, [navigate]);
+  return null;
+}
 
 export function App() {
-  useEffect(() => {
-    // Any 401 ends the session on this device (SPEC.md §7).
-    setUnauthorizedHandler(() => void router.navigate('/deconectare'));
-  }, []);
-
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
@@ -23,7 +27,10 @@ export function App() {
           <AppThemeProvider>
             <ErrorBoundary>
               <SnackbarProvider>
-                <RouterProvider router={router} />
+                <BrowserRouter>
+                  <SignOutOnUnauthorized />
+                  <AppRoutes />
+                </BrowserRouter>
               </SnackbarProvider>
             </ErrorBoundary>
           </AppThemeProvider>

@@ -1,138 +1,60 @@
 import SearchIcon from '@mui/icons-material/Search';
-import {
-  Autocomplete,
-  Box,
-  InputAdornment,
-  ListSubheader,
-  TextField,
-  Typography,
-} from '@mui/material';
-import { useEffect, useId, useState } from 'react';
+import { InputAdornment, TextField } from '@mui/material';
+import { lazy, Suspense, startTransition, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { NAV_SEARCH_SUGGESTIONS } from '../../../../shared/constants.js';
-import type { SearchHit } from '../../../../shared/schemas/home.js';
-import { SEARCH_MAX, SEARCH_MIN } from '../../../../shared/schemas/home-values.js';
-import { useSearch } from '../../api/home.js';
-import { type NavItem, searchPages } from '../navigation.js';
+import { SEARCH_MAX } from '../../../../shared/schemas/home-values.js';
+import type { NavItem } from '../navigation.js';
 
-/** One suggestion: a page of the menu, or something the server found. */
-type Option = { group: 'page'; page: NavItem } | { group: SearchHit['kind']; hit: SearchHit };
-/** The groups in the order the list shows them. */
-const ORDER: Option['group'][] = ['page', 'person', 'exam', 'phase', 'test', 'question'];
-/** How long typing must pause before the server is asked. */
-const PAUSE_MS = 250;
+/** The search with its suggestions (MUI's Autocomplete and Popper.js): fetched when first used. */
+const NavSearchBox = lazy(() =>
+  import('./NavSearchBox.js').then((m) => ({ default: m.NavSearchBox })),
+);
 
-function useSettled(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return settled;
-}
+/** Search field width: the same before and after the box arrives. */
+export const SEARCH_WIDTH = { xs: 140, sm: 320 };
 
 /**
- * The top bar's search: the menu's pages by title (at most 10, SPEC.md §9) and, from two
- * characters on, the people, competitions, phases, tests and questions the person may see,
- * grouped by kind. Arrows move, Enter opens, Escape closes (the combobox's own keys).
+ * The top bar's search field. The combobox behind it (NavSearchBox.tsx, ~7 kB brotli) is fetched
+ * when the field is first focused, not with every student's first load; meanwhile this field,
+ * drawn as the box draws it, takes what is typed and stays focused until the box replaces it.
  */
-export function NavSearch({ pages, canSearch }: { pages: NavItem[]; canSearch: boolean }) {
+export function NavSearch(props: { pages: NavItem[]; canSearch: boolean }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [input, setInput] = useState('');
-  const settled = useSettled(input.trim());
-  const asking = canSearch && settled.length >= SEARCH_MIN && settled.length <= SEARCH_MAX;
-  const found = useSearch(settled, asking);
-  const title = (p: NavItem) => t(p.titleKey);
-  const groupId = useId();
+  const [wanted, setWanted] = useState(false);
 
-  const pageOptions: Option[] = searchPages(pages, title, input, NAV_SEARCH_SUGGESTIONS).map(
-    (page) => ({ group: 'page', page }),
-  );
-  const hits: Option[] = asking
-    ? (found.data?.hits ?? []).map((hit) => ({ group: hit.kind, hit }))
-    : [];
-  const options = [...pageOptions, ...hits].sort(
-    (a, b) => ORDER.indexOf(a.group) - ORDER.indexOf(b.group),
-  );
-
-  const labelOf = (o: Option) => (o.group === 'page' ? title(o.page) : o.hit.title);
-  const linkOf = (o: Option) => (o.group === 'page' ? o.page.path : o.hit.link);
-
-  return (
-    <Autocomplete<Option>
+  const field = (
+    <TextField
       size="small"
-      sx={{ width: { xs: 140, sm: 320 } }}
-      options={options}
-      value={null}
-      inputValue={input}
-      onInputChange={(_, v) => setInput(v.slice(0, SEARCH_MAX))}
-      filterOptions={(o) => o}
-      groupBy={(o) => t(`nav.searchGroups.${o.group}`)}
-      getOptionLabel={labelOf}
-      getOptionKey={(o) => (o.group === 'page' ? `page:${o.page.id}` : `${o.group}:${o.hit.id}`)}
-      isOptionEqualToValue={(a, b) => linkOf(a) === linkOf(b) && labelOf(a) === labelOf(b)}
-      loading={asking && found.isFetching}
-      loadingText={t('nav.searching')}
-      noOptionsText={input.trim().length >= SEARCH_MIN ? t('nav.noResults') : t('nav.typeMore')}
-      // Each kind a named group of the listbox (listbox › group › option), not a bare list.
-      renderGroup={(params) => (
-        // biome-ignore lint/a11y/useSemanticElements: a listbox holds options and groups, not a fieldset
-        <li key={params.key} role="group" aria-labelledby={`${groupId}-${params.key}`}>
-          <ListSubheader id={`${groupId}-${params.key}`} component="div">
-            {params.group}
-          </ListSubheader>
-          <Box component="ul" role="none" sx={{ p: 0, m: 0 }}>
-            {params.children}
-          </Box>
-        </li>
-      )}
-      renderOption={(props, o) => {
-        const { key, ...rest } = props as typeof props & { key: string };
-        return (
-          <Box component="li" key={key} {...rest}>
-            <Box>
-              <Typography>{labelOf(o)}</Typography>
-              {o.group !== 'page' && o.hit.context && (
-                <Typography variant="body2" color="text.secondary">
-                  {o.group === 'person'
-                    ? t(`roles.${o.hit.context}`, { defaultValue: o.hit.context })
-                    : o.hit.context}
-                </Typography>
-              )}
-            </Box>
-          </Box>
-        );
+      sx={{ width: SEARCH_WIDTH }}
+      value={input}
+      onChange={(e) => setInput(e.target.value.slice(0, SEARCH_MAX))}
+      // A transition: this field stays (focused, typed in) until the box is ready to replace it.
+      onFocus={() => startTransition(() => setWanted(true))}
+      placeholder={t('nav.searchPlaceholder')}
+      slotProps={{
+        htmlInput: {
+          role: 'combobox',
+          'aria-expanded': false,
+          'aria-autocomplete': 'list',
+          'aria-label': t('nav.searchLabel'),
+          maxLength: SEARCH_MAX,
+        },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
       }}
-      onChange={(_, o) => {
-        const link = o ? linkOf(o) : undefined;
-        if (link) {
-          navigate(link);
-          setInput('');
-        }
-      }}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          placeholder={t('nav.searchPlaceholder')}
-          slotProps={{
-            htmlInput: {
-              ...params.inputProps,
-              'aria-label': t('nav.searchLabel'),
-              maxLength: SEARCH_MAX,
-            },
-            input: {
-              ...params.InputProps,
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-      )}
     />
+  );
+  // One boundary from the start: switched in a transition, it keeps showing `field` (the same
+  // element, focus and caret) while the box is fetched, instead of drawing a fallback.
+  return (
+    <Suspense fallback={field}>
+      {wanted ? <NavSearchBox {...props} input={input} setInput={setInput} /> : field}
+    </Suspense>
   );
 }

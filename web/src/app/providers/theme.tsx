@@ -1,12 +1,10 @@
-import createCache from '@emotion/cache';
+import createCache, { type EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { CssBaseline, GlobalStyles, ThemeProvider } from '@mui/material';
 import { enUS, roRO } from '@mui/material/locale';
 import { createTheme } from '@mui/material/styles';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { prefixer } from 'stylis';
-import rtlPlugin from 'stylis-plugin-rtl';
 import type { Settings } from '../../../../shared/schemas/users.js';
 import { useSettings } from './settings.js';
 
@@ -36,11 +34,30 @@ const SCHEMES: Record<Settings['colorScheme'], Record<Settings['theme'], Scheme>
 };
 
 const ltrCache = createCache({ key: 'mui' });
-const rtlCache = createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] });
+/** The right-to-left styles (rtl-cache.ts), once fetched: only a right-to-left page needs them. */
+let rtlCache: EmotionCache | undefined;
+
+/** The right-to-left cache when `rtl`, fetched on first need (left-to-right styles meanwhile). */
+function useRtlCache(rtl: boolean): EmotionCache | undefined {
+  const [, arrived] = useState(0);
+  useEffect(() => {
+    if (!rtl || rtlCache) return;
+    let live = true;
+    void import('./rtl-cache.js').then((m) => {
+      rtlCache = m.rtlCache;
+      if (live) arrived((n) => n + 1);
+    });
+    return () => {
+      live = false;
+    };
+  }, [rtl]);
+  return rtl ? rtlCache : undefined;
+}
 
 export function AppThemeProvider({ children }: { children: ReactNode }) {
   const { settings } = useSettings();
   const { t, i18n } = useTranslation();
+  const rtl = useRtlCache(settings.direction === 'rtl');
 
   const theme = useMemo(
     () =>
@@ -89,7 +106,7 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
   );
 
   return (
-    <CacheProvider value={settings.direction === 'rtl' ? rtlCache : ltrCache}>
+    <CacheProvider value={rtl ?? ltrCache}>
       <ThemeProvider theme={theme}>
         {/* color-scheme on the page: the browser's own controls and scrollbars match the theme. */}
         <CssBaseline enableColorScheme />

@@ -1,26 +1,30 @@
-import { Alert, Button, Stack } from '@mui/material';
-import { useEffect, useState } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
+import { Alert, Button, Stack, TextField } from '@mui/material';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { TooManyAttemptsDetails } from '../../../../shared/schemas/auth.js';
-import { checkSignIn, type SignInInput } from '../../../../shared/sign-in-check.js';
+import {
+  checkSignIn,
+  type SignInInput,
+  type SignInIssues,
+} from '../../../../shared/sign-in-check.js';
 import { ApiError } from '../../api/client.js';
-import { FormText } from '../../components/form/fields.js';
-import { applyServerErrors } from '../../components/form/server-errors.js';
 import { useAuth } from '../../lib/auth.js';
 import { login } from './api/auth-api.js';
-import { PasswordField } from './PasswordField.js';
+import { usePasswordToggle } from './PasswordToggle.js';
 
-/** The server's sign-in check (loginSchema) without zod, which the sign-in page does not fetch. */
-const resolver: Resolver<SignInInput> = async (input) => {
-  const checked = checkSignIn(input);
-  if ('values' in checked) return { values: checked.values, errors: {} };
-  const errors = Object.fromEntries(
-    Object.entries(checked.issues).map(([field, code]) => [field, { type: code, message: code }]),
-  );
-  return { values: {}, errors };
-};
+const FIELDS = ['email', 'password'] as const satisfies readonly (keyof SignInInput)[];
+
+/** The field codes a failed call put on the sign-in fields (SPEC.md §5), the first of each. */
+function serverIssues(e: unknown): SignInIssues {
+  const issues: SignInIssues = {};
+  if (!(e instanceof ApiError)) return issues;
+  for (const field of FIELDS) {
+    const code = e.fieldErrors[field]?.[0];
+    if (code) issues[field] = code;
+  }
+  return issues;
+}
 
 /** Seconds the server asked to wait (TOO_MANY_ATTEMPTS details), or undefined. */
 function retryAfterOf(e: unknown): number | undefined {
@@ -42,6 +46,11 @@ function useSecondsLeft(until: number | undefined): number {
   return seconds;
 }
 
+/**
+ * The sign-in form, without react-hook-form (about 14 kB of every student's first load): the
+ * server's check (loginSchema) through checkSignIn, each field's first problem shown under it
+ * once the form is sent and kept up to date while typing, the first wrong field focused.
+ */
 export function SignInForm() {
   const { t } = useTranslation();
   const { startSession } = useAuth();
@@ -50,19 +59,52 @@ export function SignInForm() {
   const [waitUntil, setWaitUntil] = useState<number>();
   const secondsLeft = useSecondsLeft(waitUntil);
   const waiting = secondsLeft > 0;
-  const { control, handleSubmit, setError, formState } = useForm<SignInInput>({
-    resolver,
-    defaultValues: { email: '', password: '' },
-  });
+  const [values, setValues] = useState<SignInInput>({ email: '', password: '' });
+  const [issues, setIssues] = useState<SignInIssues>({});
+  const [sent, setSent] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const refs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
+  const password = usePasswordToggle();
 
-  const onSubmit = handleSubmit(async (values) => {
+  const showIssues = (found: SignInIssues) => {
+    setIssues(found);
+    const first = FIELDS.find((f) => found[f]);
+    if (first) refs[first].current?.focus();
+  };
+
+  const change = (field: keyof SignInInput) => (e: { target: { value: string } }) => {
+    const next = { ...values, [field]: e.target.value };
+    setValues(next);
+    // Once sent, a field's message follows what is typed (as react-hook-form did).
+    if (sent) {
+      const checked = checkSignIn(next);
+      const problem = 'issues' in checked ? checked.issues[field] : undefined;
+      setIssues((old) => ({ ...old, [field]: problem }));
+    }
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting) return;
+    setSent(true);
+    const checked = checkSignIn(values);
+    if ('issues' in checked) {
+      showIssues(checked.issues);
+      return;
+    }
+    setIssues({});
     setFailure(undefined);
     setWaitUntil(undefined);
+    setSubmitting(true);
     try {
-      await startSession(await login(values));
+      await startSession(await login(checked.values));
       navigate('/', { replace: true });
     } catch (e) {
-      if (applyServerErrors(e, setError, ['email', 'password'])) return;
+      const onFields = serverIssues(e);
+      if (Object.keys(onFields).length > 0) {
+        showIssues(onFields);
+        return;
+      }
       const retryAfter = retryAfterOf(e);
       if (retryAfter) {
         setWaitUntil(Date.now() + retryAfter * 1000);
@@ -70,7 +112,19 @@ export function SignInForm() {
       }
       const code = e instanceof ApiError ? e.code : 'GENERAL_ERROR';
       setFailure(t(`errors.${code}`, { defaultValue: t('errors.GENERAL_ERROR') }));
+    } finally {
+      setSubmitting(false);
     }
+  };
+
+  const field = (name: keyof SignInInput) => ({
+    name,
+    value: values[name],
+    onChange: change(name),
+    inputRef: refs[name],
+    error: issues[name] !== undefined,
+    helperText: issues[name] ? t(`error_${issues[name]}`) : undefined,
+    fullWidth: true,
   });
 
   return (
@@ -87,26 +141,20 @@ export function SignInForm() {
             : t('auth.waitMinutes', { count: Math.ceil(secondsLeft / 60) })}
         </Alert>
       )}
-      <FormText
-        control={control}
-        name="email"
+      <TextField
+        {...field('email')}
         label={t('auth.email')}
         type="email"
         autoComplete="email"
         autoFocus
       />
-      <PasswordField
-        control={control}
-        name="password"
+      <TextField
+        {...field('password')}
+        {...password}
         label={t('auth.password')}
         autoComplete="current-password"
       />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        disabled={formState.isSubmitting || waiting}
-      >
+      <Button type="submit" variant="contained" size="large" disabled={submitting || waiting}>
         {t('auth.signIn')}
       </Button>
     </Stack>
