@@ -3848,7 +3848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR, INVALID_CODE. */
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR, OIDC_FAILED. */
             400: {
                 headers: {
                     [name: string]: unknown;
