@@ -55,12 +55,12 @@ export function TeacherRoleCard({ title, hint, ids, canEdit, save, orderBy, also
             {hint}
           </Typography>
           {alsoRole && (
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
+            <Box sx={{ mt: 1 }}>
               <Chip size="small" variant="outlined" color="primary" label={alsoRole.label} />
-              <Typography variant="caption" color="text.secondary">
+              <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
                 {alsoRole.hint}
               </Typography>
-            </Stack>
+            </Box>
           )}
         </Box>
         {canEdit && (
