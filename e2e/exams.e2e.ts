@@ -247,6 +247,10 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await pickTeacher(page, 'Administratori concurs', 'Matei Radu', 'Profesorul a fost eliminat');
     const staffCard = page.getByRole('region', { name: 'Membrii comisiei' });
     await expect.poll(() => staffCard.getByText('Georgescu Ana').count()).toBe(1);
+    // The competition admins are its question managers too (SPEC.md §6), and say so.
+    const adminsCard = page.getByRole('region', { name: 'Administratori concurs' });
+    expect(await adminsCard.getByText('Gestionarii întrebărilor', { exact: true }).count()).toBe(1);
+    await shot(page, 'exam-detail-ro');
 
     await page.getByRole('button', { name: 'Adaugă ediție' }).click();
     const editionForm = page.getByRole('dialog', { name: 'Adaugă ediție' });
@@ -754,6 +758,12 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     ]) {
       expect(await page.getByRole('button', { name: button }).count(), button).toBe(0);
     }
+    expect(
+      await page
+        .getByRole('region', { name: 'Competition admins' })
+        .getByText('Question managers', { exact: true })
+        .count(),
+    ).toBe(1);
     await shot(page, 'exam-detail-en');
     // Forced anyway, the server refuses.
     const examId = urls.exam.split('/').at(-1) ?? '';

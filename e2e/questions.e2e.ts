@@ -464,6 +464,10 @@ describe.skipIf(!hasChromium)('question bank in the browser', () => {
     const current = page.getByRole('region', { name: 'Mediatorul', exact: true });
     await poll(() => current.getByText('Matei Radu').count()).toBe(1);
     await poll(() => page.getByText('Mediatorul este desemnat.').count()).toBe(1);
+    // The appeal role that comes with it (SPEC.md §3), on the role and on its picker.
+    expect(await current.getByText('Mediator la contestații', { exact: true }).count()).toBe(1);
+    expect(await picker.getByText('Mediator la contestații', { exact: true }).count()).toBe(1);
+    await shot(page, 'question-mediator-ro');
 
     await page.getByRole('tab', { name: 'Corectori' }).click();
     await page.waitForURL(/\/corectori$/);
@@ -524,6 +528,12 @@ describe.skipIf(!hasChromium)('question bank in the browser', () => {
     await poll(() =>
       en.getByRole('list', { name: 'Reviewers', exact: true }).getByRole('listitem').count(),
     ).toBe(2);
+    expect(
+      await en
+        .getByRole('region', { name: 'Reviewers', exact: true })
+        .getByText('Appeal reviewers', { exact: true })
+        .count(),
+    ).toBe(1);
     await shot(en, 'question-reviewers-en');
 
     // Removing the mediator.

@@ -316,6 +316,9 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
       medium: '2',
       hard: '1',
     });
+    expect(
+      await dialog.getByText(/Fiecare dificultate se împarte egal între categoriile/).count(),
+    ).toBe(1);
     await dialog.getByRole('button', { name: 'Generează', exact: true }).click();
     await toast(page, 'Testul a fost creat');
     await eventually(() => testRows(page).filter({ hasText: 'Clasa 5, 6' }).count()).toBe(1);
@@ -373,6 +376,8 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
       '100 de puncte',
       '5 întrebări',
       'ușoare: 2 · medii: 2 · dificile: 1',
+      // As drawn: each difficulty shared over the categories, the hard one only algebra has.
+      'Algebră: 3 · Geometrie: 2',
       'Nepublicat',
     ]) {
       expect(five).toContain(part);
@@ -693,6 +698,10 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
     ).toBe(2);
     expect(await page.getByRole('button', { name: 'Generate test' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+    const five = await page.getByRole('row').filter({ hasText: 'Grade 5, 6' }).innerText();
+    expect(five).toContain('easy: 2 · medium: 2 · hard: 1');
+    expect(five).toContain('Algebră: 3 · Geometrie: 2');
+    await shot(page, 'tests-list-en');
 
     await page.getByRole('button', { name: 'Preview Grade 5, 6' }).click();
     const dialog = page.getByRole('dialog', { name: /Preview: Grade 5, 6/ });

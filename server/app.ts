@@ -35,6 +35,7 @@ import { registerSecurityHeaders } from './lib/security-headers.js';
 import { lazyServerKey } from './lib/server-keys.js';
 import { registerStatementLimits } from './lib/statement-limits.js';
 import { registerTextInputCheck } from './lib/text-input.js';
+import { tracingOrigin } from './lib/tracing.js';
 import { registerWebApp } from './lib/web-app.js';
 import {
   accountRoutes,
@@ -241,7 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerRequestMetrics(app, metrics);
     registerDatabaseGauges(metrics, database.db, clock, config.player.answerGraceSeconds);
   }
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, tracingOrigin(config));
   await registerCompression(app);
   // Routes marked `acrossProcesses` count in the database, shared by every instance.
   await app.register(rateLimit, {
@@ -469,6 +470,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: `${API_PREFIX}/diploma-generator`,
   });
 
-  await registerWebApp(app, config.webDist);
+  await registerWebApp(app, config.webDist, config.tracing);
   return app;
 }

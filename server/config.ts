@@ -81,6 +81,11 @@ export type Config = {
    * `host` is loopback unless set; with a token a scrape must send it as a bearer token.
    */
   metrics: { port: number | undefined; host: string; token: string | undefined };
+  /**
+   * Error tracing to a Sentry-compatible service (server/lib/tracing.ts); off while `dsn` is
+   * unset. The web app sends to the same DSN, told by the page the server serves.
+   */
+  tracing: { dsn: string | undefined; environment: string | undefined };
   webDist: string;
   /** Chromium that prints test papers (and drives the browser tests). */
   chromiumPath: string;
@@ -173,6 +178,22 @@ function databaseDirectUrl(env: NodeJS.ProcessEnv): string | undefined {
   return direct;
 }
 
+/** SENTRY_DSN, refused at start-up unless it is an http(s) URL with a key and a project. */
+function tracingDsn(v: string | undefined): string | undefined {
+  const dsn = str(v);
+  if (dsn === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(dsn);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || !url.username || url.pathname.length < 2) {
+    throw new Error('SENTRY_DSN must look like https://<key>@<host>/<project>');
+  }
+  return dsn;
+}
+
 function paperConfig(env: NodeJS.ProcessEnv): Config['papers'] {
   const papers = {
     printsAtOnce: int(env.PAPER_PRINTS_AT_ONCE, 2),
@@ -261,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       host: env.METRICS_HOST ?? '127.0.0.1',
       token: str(env.METRICS_TOKEN),
     },
+    tracing: { dsn: tracingDsn(env.SENTRY_DSN), environment: str(env.SENTRY_ENVIRONMENT) },
     webDist: path.resolve(env.WEB_DIST ?? 'web/dist'),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     papers: paperConfig(env),

@@ -11,6 +11,7 @@ import { createMailer } from './lib/mail/mailer.js';
 import { answerClusterScrapes, clusterRegistry, listenMetrics } from './lib/metrics.js';
 import { originWarning } from './lib/origin.js';
 import { startBanner } from './lib/start-banner.js';
+import { flushTracing, startTracing } from './lib/tracing.js';
 import { poolSizePerWorker, superviseWorkers, workerCount } from './lib/workers.js';
 import { ensureAdmin } from './modules/auth/index.js';
 import { warmPlayerConnection } from './modules/player/index.js';
@@ -55,6 +56,8 @@ async function main() {
     return;
   }
   const config = loadConfig();
+  // Before the database and the app, so that their errors and requests are traced too.
+  await startTracing(config);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pgdata'),
@@ -144,6 +147,7 @@ async function main() {
     if (config.trustProxy) await sleep(DRAIN_GRACE_MS);
     await app.close().catch((err) => app.log.error({ err }, 'close failed'));
     await database.close().catch(() => {});
+    await flushTracing().catch(() => {});
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

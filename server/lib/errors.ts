@@ -11,6 +11,7 @@ import {
   type ValidationIssue,
 } from '../../shared/errors.js';
 import { QUERY_CANCELED } from '../db/statement-timeout.js';
+import { reportError } from './tracing.js';
 
 /** The one error type services throw: a stable code (shared/errors.ts) and optional details. */
 export class AppError extends Error {
@@ -180,7 +181,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       // A refusal of ours is the caller's business; a 5xx (storage or Chromium unavailable)
       // is the operator's, and is logged with why.
-      if (error.statusCode >= 500) request.log.error({ err: error }, error.code);
+      if (error.statusCode >= 500) {
+        request.log.error({ err: error }, error.code);
+        reportError(error);
+      }
       // A 503 that knows when to come back (PDF_BUSY) says so the HTTP way too.
       const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
       if (error.statusCode === 503 && typeof retryAfter === 'number') {
@@ -238,6 +242,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .send(body(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again'));
     }
     request.log.error({ err: error }, 'unhandled error');
+    reportError(error);
     return reply.status(500).send(body(500, 'GENERAL_ERROR', 'An error has occurred'));
   });
 

@@ -6,7 +6,11 @@ import helmet from 'helmet';
  * The headers do not depend on the request, so the middleware is built once; the Fastify
  * wrapper rebuilt it on every request, which showed on the exam-day answer path.
  */
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  /** The error-tracing service's origin, which the web app sends to when tracing is on. */
+  tracingOrigin?: string,
+): void {
   const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
@@ -16,7 +20,7 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(tracingOrigin ? [tracingOrigin] : [])],
         // The answer's PDF pages are shown in the browser's viewer from a blob: URL.
         frameSrc: ["'self'", 'blob:'],
         frameAncestors: ["'none'"],

@@ -3848,7 +3848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR, INVALID_CODE. */
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR, OIDC_FAILED. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20739,12 +20739,22 @@ export interface operations {
                      *         "weightByDifficulty": true,
                      *         "seed": "text",
                      *         "itemCount": 1,
+                     *         "categoryCounts": [
+                     *           {
+                     *             "category": "text",
+                     *             "count": 1
+                     *           }
+                     *         ],
                      *         "createdAt": "text"
                      *       }
                      *     ]
                      */
                     "application/json": {
                         _id: string;
+                        categoryCounts: {
+                            category: string;
+                            count: number;
+                        }[];
                         createdAt: string;
                         duration: number;
                         easyCount: number;
@@ -20944,11 +20954,21 @@ export interface operations {
                      *       "weightByDifficulty": true,
                      *       "seed": "text",
                      *       "itemCount": 1,
+                     *       "categoryCounts": [
+                     *         {
+                     *           "category": "text",
+                     *           "count": 1
+                     *         }
+                     *       ],
                      *       "createdAt": "text"
                      *     }
                      */
                     "application/json": {
                         _id: string;
+                        categoryCounts: {
+                            category: string;
+                            count: number;
+                        }[];
                         createdAt: string;
                         duration: number;
                         easyCount: number;
@@ -21175,6 +21195,12 @@ export interface operations {
                      *       "weightByDifficulty": true,
                      *       "seed": "text",
                      *       "itemCount": 1,
+                     *       "categoryCounts": [
+                     *         {
+                     *           "category": "text",
+                     *           "count": 1
+                     *         }
+                     *       ],
                      *       "createdAt": "text",
                      *       "examName": "text",
                      *       "editionName": "text",
@@ -21200,6 +21226,10 @@ export interface operations {
                      */
                     "application/json": {
                         _id: string;
+                        categoryCounts: {
+                            category: string;
+                            count: number;
+                        }[];
                         createdAt: string;
                         duration: number;
                         easyCount: number;
@@ -21531,6 +21561,12 @@ export interface operations {
                      *       "weightByDifficulty": true,
                      *       "seed": "text",
                      *       "itemCount": 1,
+                     *       "categoryCounts": [
+                     *         {
+                     *           "category": "text",
+                     *           "count": 1
+                     *         }
+                     *       ],
                      *       "createdAt": "text",
                      *       "examName": "text",
                      *       "editionName": "text",
@@ -21568,6 +21604,10 @@ export interface operations {
                         assignedItems: {
                             itemId: string;
                             score: number;
+                        }[];
+                        categoryCounts: {
+                            category: string;
+                            count: number;
                         }[];
                         createdAt: string;
                         duration: number;

@@ -57,6 +57,11 @@ export const testSchema = z.object({
   /** Reproduces the draw (and each student's order) in an appeal. */
   seed: z.string(),
   itemCount: z.number(),
+  /**
+   * How many questions the draw took from each category (e.g. algebra and geometry), most
+   * first; a question without a category counts under ''.
+   */
+  categoryCounts: z.array(z.object({ category: z.string(), count: z.number() })),
   createdAt: z.string(),
 });
 export type Test = z.infer<typeof testSchema>;

@@ -72,7 +72,7 @@ export const authRoutes =
       {
         config: limited,
         schema: {
-          errors: ['INVALID_CODE'],
+          errors: ['OIDC_FAILED'],
           tags: ['auth-service'],
           params: tokenParamsSchema,
           response: { 200: sessionSchema },

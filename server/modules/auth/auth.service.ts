@@ -134,7 +134,8 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
 
     /**
      * Exchanges a one-time link code for a session. A confirmation code also confirms the
-     * e-mail address. Used, expired or unknown codes all answer INVALID_CODE.
+     * e-mail address. Used, expired or unknown codes all answer INVALID_CODE, except at the
+     * end of a school sign-in (`oauth`), where they answer OIDC_FAILED: that sign-in failed.
      */
     async exchangeCode(
       uid: string,
@@ -143,6 +144,10 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
       info: RequestInfo,
     ): Promise<Session> {
       const purposes: repo.LinkPurpose[] = kind === 'oauth' ? ['oauth'] : ['confirm', 'login'];
+      const invalid = () =>
+        kind === 'oauth'
+          ? new AppError('OIDC_FAILED', 'The school sign-in did not finish')
+          : new AppError('INVALID_CODE', 'The link is not valid any more');
       return db.transaction(async (tx) => {
         const used = await repo.consumeLink(tx, {
           userId: uid,
@@ -150,9 +155,9 @@ export function authService({ db, config, clock, outbox, users, throttle }: Auth
           purposes,
           now: clock.now(),
         });
-        if (!used) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        if (!used) throw invalid();
         const user = await users.accountById(uid, tx);
-        if (!canSignIn(user)) throw new AppError('INVALID_CODE', 'The link is not valid any more');
+        if (!canSignIn(user)) throw invalid();
         if (!user.emailConfirmedAt)
           await users.updateAccount(uid, { emailConfirmedAt: clock.now() }, tx);
         return createSession(uid, info, tx);

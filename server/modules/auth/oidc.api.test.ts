@@ -139,6 +139,27 @@ describe('school sign-in against a certified provider (claims at userinfo, clien
     });
   });
 
+  it('answers OIDC_FAILED when the end of a school sign-in cannot be exchanged', async () => {
+    const { landing } = await roundTrip(t, idp, {
+      sub: 'elev-schimb',
+      email: 'elev.schimb@scoala.ro',
+      email_verified: true,
+    });
+    const uid = landing.searchParams.get('uid');
+    const code = landing.searchParams.get('code');
+    expect((await sessionOf(t, landing)).email).toBe('elev.schimb@scoala.ro');
+    // Spent, forged or someone else's: the sign-in failed, said so by its own code.
+    for (const url of [
+      `${API}/oauth/token/${uid}/${code}`,
+      `${API}/oauth/token/${uid}/not-the-code`,
+      `${API}/oauth/token/00000000-0000-7000-8000-000000000000/${code}`,
+    ]) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode).toBe(400);
+      expect(errorCode(res)).toBe('OIDC_FAILED');
+    }
+  });
+
   it('refuses a callback brought to another browser (login CSRF)', async () => {
     for (const cookie of [() => undefined, () => 'podium_oidc=someone-elses-secret']) {
       const { landing } = await roundTrip(

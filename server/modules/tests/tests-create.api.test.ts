@@ -123,6 +123,18 @@ describe('POST …/tests', () => {
     // 8 easy questions in two categories of 4 each: 7 drawn are split 4 + 3.
     const easyAlgebra = items.filter((i) => i.difficulty === 'low' && i.category === 'Algebră');
     expect([3, 4]).toContain(easyAlgebra.length);
+    // The counts by category as drawn (SPEC.md §3: geometry and algebra counts), on the
+    // created test and in the list.
+    const algebra = items.filter((i) => i.category === 'Algebră').length;
+    const byCategory = [
+      { category: 'Algebră', count: algebra },
+      { category: 'Geometrie', count: 15 - algebra },
+    ].sort((a, b) => b.count - a.count || a.category.localeCompare(b.category));
+    expect(test.categoryCounts).toEqual(byCategory);
+    const listed = (await kit.call('GET', w.testsUrl, w.examAdmin.headers)).json();
+    expect(listed.find((x: { _id: string }) => x._id === test._id)?.categoryCounts).toEqual(
+      byCategory,
+    );
 
     expect(await allPublished(w.phase.id)).toBe(false);
     const grades = await db().select().from(testGrades).where(eq(testGrades.testId, test._id));

@@ -37,6 +37,7 @@ export function toTestDto(row: TestListRow, scope: TestScope): Test {
     weightByDifficulty: row.weightByDifficulty,
     seed: row.seed,
     itemCount: row.itemCount,
+    categoryCounts: row.categoryCounts,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -15,7 +15,9 @@ import type { BankQuestion } from './generate-test.js';
 
 export type TestRow = typeof tests.$inferSelect;
 export type NewTestRow = typeof tests.$inferInsert;
-export type TestListRow = TestRow & { itemCount: number };
+/** How many of a test's questions the draw took from each category (SPEC.md §3 Test). */
+export type CategoryCount = { category: string; count: number };
+export type TestListRow = TestRow & { itemCount: number; categoryCounts: CategoryCount[] };
 
 /**
  * Locks the phase row while its tests change: tests are drawn, deleted and published one
@@ -91,10 +93,27 @@ const withItemCount = {
   test: tests,
   itemCount: sql<number>`(select count(*)::int from ${testItems}
     where ${testItems.testId} = ${tests.id})`,
+  // Categories as the draw groups them (generate-test.ts, categoryKey): 'Algebră' and
+  // ' algebră ' are one, named as first written; no category is '' (most first, then by name).
+  // Names are written out: in a one-table select drizzle leaves columns unqualified, and an
+  // unqualified "id" in here would be the question's, not the test's.
+  categoryCounts: sql<CategoryCount[]>`(select coalesce(json_agg(json_build_object(
+      'category', c.category, 'count', c.n) order by c.n desc, c.category), '[]'::json)
+    from (select min(trim(coalesce(q.item_category, ''))) as category, count(*)::int as n
+      from test_items ti join questions q on q.id = ti.question_id
+      where ti.test_id = "tests"."id"
+      group by lower(trim(coalesce(q.item_category, '')))) c)`,
 };
-const flatten = (r: { test: TestRow; itemCount: number }): TestListRow => ({
+const flatten = (r: {
+  test: TestRow;
+  itemCount: number;
+  categoryCounts: CategoryCount[] | string;
+}): TestListRow => ({
   ...r.test,
   itemCount: Number(r.itemCount),
+  // pg parses json; PGlite may hand it over as text.
+  categoryCounts:
+    typeof r.categoryCounts === 'string' ? JSON.parse(r.categoryCounts) : r.categoryCounts,
 });
 
 /** The phase's tests by their first grade. */

@@ -203,7 +203,12 @@ export function testsService({ db, images, printer, newSeed }: TestsDeps) {
             items,
           },
         });
-        return toTestDto({ ...created, itemCount: items.length }, scopeOf(ctx));
+        // Read back with what the list shows of it (its counts by category as drawn).
+        const row = await repo.findTest(tx, phase.id, created.id);
+        return toTestDto(
+          row ?? { ...created, itemCount: items.length, categoryCounts: [] },
+          scopeOf(ctx),
+        );
       });
     },
 

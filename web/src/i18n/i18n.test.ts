@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, FIELD_CODES } from '../../../shared/errors.js';
 import { MAX_FORMULA_CHARS, MAX_FORMULA_DEPTH } from '../../../shared/statement.js';
@@ -74,5 +76,31 @@ describe('translations', () => {
         String(MAX_FORMULA_CHARS),
       );
     }
+  });
+
+  it('hold no key that nothing shows (issue 36)', () => {
+    const sources: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const full = path.join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name))
+          sources.push(readFileSync(full, 'utf8'));
+      }
+    };
+    for (const dir of ['web/src', 'shared']) walk(dir);
+    const text = sources.join('\n');
+    // Written whole, or built from a written stem: `tests.difficulty.${d}`, `error_${code}`.
+    const literals = new Set([...text.matchAll(/["'`]([A-Za-z_][\w.-]*)["'`]/g)].map((m) => m[1]));
+    const stems = [...text.matchAll(/`([A-Za-z_][\w.]*[._])\$\{/g)].map((m) => m[1] ?? '');
+    // i18next's own suffixes: plural forms and the context (`title` with context `student`).
+    const base = (key: string) => key.replace(/_(one|few|other|many|zero|two|student)$/, '');
+    const unused = [...files.en.keys()].filter(
+      (key) =>
+        !literals.has(key) &&
+        !literals.has(base(key)) &&
+        !stems.some((stem) => stem !== '' && key.startsWith(stem)),
+    );
+    expect(unused).toEqual([]);
   });
 });

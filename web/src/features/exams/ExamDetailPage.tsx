@@ -139,6 +139,10 @@ function ExamDetail({ exam }: { exam: Exam }) {
             title={t('exams.team.admins')}
             hint={t('exams.team.adminsHint')}
             ids={exam.adminTeacherIds}
+            alsoRole={{
+              label: t('exams.team.questionManagers'),
+              hint: t('exams.team.questionManagersHint'),
+            }}
             canEdit={isManager}
             save={(ids) => patch.mutateAsync({ adminTeacherIds: ids })}
           />

@@ -29,6 +29,7 @@ import { QuestionView } from '../../components/statement/QuestionView.js';
 import { useQuestion } from './api/get-question.js';
 import { useTeachers } from './api/get-teachers.js';
 import type { QuestionIds } from './api/keys.js';
+import { AppealRoleLabel } from './components/AppealRoleLabel.js';
 import { QuestionMeta } from './components/QuestionMeta.js';
 import {
   MARKER_FIELDS,
@@ -233,6 +234,7 @@ function QuestionTeachers({
             <Typography variant="h6" component="h2">
               {t(`questions.questionTeachers.current_${role}`)}
             </Typography>
+            <AppealRoleLabel role={role} />
             <Typography
               variant="body2"
               color={isComplete ? 'success.main' : 'warning.main'}

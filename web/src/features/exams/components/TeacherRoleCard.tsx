@@ -17,6 +17,8 @@ type Props = {
   save: (ids: string[]) => Promise<unknown>;
   /** The picker's order (coordinators: given name, SPEC.md §9). */
   orderBy?: 'familyName' | 'givenName';
+  /** A finer role that comes with this one (SPEC.md §6: the question manager), and what it does. */
+  alsoRole?: { label: string; hint: string };
 };
 
 /**
@@ -24,7 +26,7 @@ type Props = {
  * and for those who may change it a checklist that saves each click with the
  * `add_coordinator_*` messages.
  */
-export function TeacherRoleCard({ title, hint, ids, canEdit, save, orderBy }: Props) {
+export function TeacherRoleCard({ title, hint, ids, canEdit, save, orderBy, alsoRole }: Props) {
   const { t } = useTranslation();
   const report = useReport();
   const [open, setOpen] = useState(false);
@@ -52,6 +54,14 @@ export function TeacherRoleCard({ title, hint, ids, canEdit, save, orderBy }: Pr
           <Typography variant="body2" color="text.secondary">
             {hint}
           </Typography>
+          {alsoRole && (
+            <Box sx={{ mt: 1 }}>
+              <Chip size="small" variant="outlined" color="primary" label={alsoRole.label} />
+              <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
+                {alsoRole.hint}
+              </Typography>
+            </Box>
+          )}
         </Box>
         {canEdit && (
           <Button size="small" startIcon={<PersonAdd />} onClick={() => setOpen(true)}>
@@ -72,7 +82,7 @@ export function TeacherRoleCard({ title, hint, ids, canEdit, save, orderBy }: Pr
       {canEdit && (
         <TeacherChecklistDialog
           open={open}
-          title={title}
+          title={alsoRole ? `${title} · ${alsoRole.label}` : title}
           chosenIds={ids}
           onToggle={handleToggle}
           onClose={() => setOpen(false)}

@@ -24,6 +24,7 @@ import {
   type QuestionTeachers,
   whyNotQuestionTeacher,
 } from '../question-teachers.js';
+import { AppealRoleLabel } from './AppealRoleLabel.js';
 
 type PickerFilters = { search: string; state: UserState | '' };
 
@@ -135,9 +136,12 @@ export function QuestionTeacherPicker({
   return (
     <Paper component="section" aria-label={title} sx={{ overflow: 'hidden' }}>
       <Stack spacing={2} sx={{ p: 2, pb: 0 }}>
-        <Typography variant="h6" component="h2">
-          {title}
-        </Typography>
+        <div>
+          <Typography variant="h6" component="h2">
+            {title}
+          </Typography>
+          <AppealRoleLabel role={role} />
+        </div>
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 8 }}>
             <SearchBox

@@ -241,6 +241,9 @@ export function TestFormDialog({ open, ids, exam, phase, takenGrades, onClose }:
                 {...numberProps(0)}
               />
             </Box>
+            <Typography variant="caption" color="text.secondary" sx={{ mt: '4px !important' }}>
+              {t('tests.fields.countsByCategory')}
+            </Typography>
             <Controller
               control={control}
               name="weightByDifficulty"

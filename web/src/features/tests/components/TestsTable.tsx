@@ -126,6 +126,23 @@ export function TestsTable(props: Props) {
                       hard: test.hardCount,
                     })}
                   </Typography>
+                  {test.categoryCounts.length > 0 && (
+                    <Typography
+                      variant="caption"
+                      color="text.secondary"
+                      sx={{ display: 'block' }}
+                      data-testid="category-counts"
+                    >
+                      {test.categoryCounts
+                        .map(({ category, count }) =>
+                          t('tests.categoryCount', {
+                            category: category || t('tests.noCategory'),
+                            count,
+                          }),
+                        )
+                        .join(' · ')}
+                    </Typography>
+                  )}
                 </TableCell>
                 <TableCell>
                   <Chip
