@@ -26,6 +26,7 @@ import { renderBooklets } from './booklet-pdf.js';
 import * as paper from './paper.repo.js';
 import { ensureSeats, scanChunkKey } from './paper.service.js';
 import { decodePageCode } from './paper-code.js';
+import { storeAnswerPage } from './paper-store.js';
 import type { ScanReadResult, ScanReadTask } from './scan-read.thread.js';
 import * as repo from './uploads.repo.js';
 import type { UploadsService } from './uploads.service.js';
@@ -302,21 +303,16 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
       });
     }
     try {
-      const answer = await uploads.uploadAnswer(
-        ctx.actor,
-        ctx.ids,
-        { itemId, studentId: seat.studentId },
-        async () => [
-          {
-            field: 'item_0',
-            filename: `${code.code}-intrebarea-${code.itemIndex}-pagina-${code.page}.jpg`,
-            data: page,
-            truncated: false,
-          },
-        ],
-      );
-      const fileId = answer.answerFiles.at(-1)?._id ?? null;
-      await paper.updatePage(db, base.id, { fileId });
+      await storeAnswerPage(db, uploads, {
+        actor: ctx.actor,
+        ids: ctx.ids,
+        pageId: base.id,
+        studentId: seat.studentId,
+        itemId,
+        bookletPage: code.page,
+        fileName: `${code.code}-intrebarea-${code.itemIndex}-pagina-${code.page}.jpg`,
+        image: page,
+      });
     } catch (error) {
       await paper.deletePage(db, base.id);
       throw error;
