@@ -1,5 +1,6 @@
 import { Alert, Stack } from '@mui/material';
-import { useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { TestIds } from '../../components/answer-files/paths.js';
@@ -8,6 +9,7 @@ import { PhasePageState } from '../../components/phase/PhasePageState.js';
 import { useTestSummary } from './api/get-test-summary.js';
 import {
   isRunning,
+  paperKey,
   usePaperJobs,
   usePaperPages,
   usePaperSeats,
@@ -38,12 +40,24 @@ export function PaperExamPage() {
   const jobs = usePaperJobs(ids);
   const reading = jobs.data?.some((j) => j.kind === 'scan' && isRunning(j)) ?? false;
   const pages = usePaperPages(ids, reading);
+  const queryClient = useQueryClient();
+  const wasReading = useRef(false);
+  useEffect(() => {
+    // A scan read to its end: its last pages and the summary are asked for once more.
+    if (wasReading.current && !reading) {
+      void queryClient.invalidateQueries({ queryKey: paperKey(ids.testId) });
+    }
+    wasReading.current = reading;
+  }, [reading, queryClient, ids.testId]);
   const paper = usePaperSummary(ids, reading);
   const error = context.error ?? summary.error ?? seats.error ?? jobs.error;
   if (!context.data || !summary.data || !seats.data || !jobs.data) {
     return <PhasePageState error={error} back={testStudentsPagePath(ids)} />;
   }
   const canManage = summary.data.canEnterAnswers;
+  const state = summary.data.uploadState;
+  // Once marking started (or the phase closed) no page can be stored any more.
+  const canStore = canManage && state !== 'review_started' && state !== 'closed';
   const waiting = (pages.data ?? []).filter((p) => p.state === 'waiting');
   return (
     <Stack spacing={2}>
@@ -54,13 +68,13 @@ export function PaperExamPage() {
         current={t('uploads.paper.title')}
         underTest
       />
-      {(summary.data.uploadState === 'review_started' || summary.data.uploadState === 'closed') && (
-        <Alert severity="info">{t(`uploads.entry.closed.${summary.data.uploadState}`)}</Alert>
+      {(state === 'review_started' || state === 'closed') && (
+        <Alert severity="info">{t(`uploads.entry.closed.${state}`)}</Alert>
       )}
       <BookletsPanel ids={ids} seats={seats.data} jobs={jobs.data} canManage={canManage} />
-      {canManage && <ScanUploadPanel ids={ids} jobs={jobs.data} />}
+      {canStore && <ScanUploadPanel ids={ids} jobs={jobs.data} />}
       {paper.data && <PaperSummaryPanel summary={paper.data} />}
-      {canManage && paper.data && (
+      {canStore && paper.data && (
         <MatchingPanel ids={ids} waiting={waiting} itemCount={paper.data.itemCount} />
       )}
     </Stack>

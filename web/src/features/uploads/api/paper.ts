@@ -22,9 +22,9 @@ export const paperKey = (testId: string) => [...uploadsTestKey(testId), 'paper']
 export const PAPER_POLL_MS = 1_500;
 /**
  * A scan is sent in pieces of this size (the server takes up to 8 MiB): a dropped connection
- * loses at most one piece, and the progress moves every few seconds on a slow line.
+ * loses at most one piece (seconds on a school's slow line), and 300 MB are 300 requests.
  */
-export const SCAN_CHUNK_BYTES = 4 * 1024 * 1024;
+export const SCAN_CHUNK_BYTES = 1024 * 1024;
 
 export const isRunning = (job: PaperJob | undefined) =>
   job?.state === 'queued' || job?.state === 'running';

@@ -259,6 +259,7 @@ export function MatchingPanel({
                 value={item}
                 onChange={(_, v: string | null) => v && setItem(v)}
                 aria-label={t('uploads.paper.match.item')}
+                sx={{ flexWrap: 'wrap', '& .MuiToggleButton-root': { minWidth: 40 } }}
               >
                 {Array.from({ length: itemCount }, (_, i) => String(i + 1)).map((n) => (
                   <ToggleButton key={n} value={n} tabIndex={-1}>
