@@ -29,6 +29,8 @@ export type Podium = {
   activate(email: string): Promise<void>;
   /** Makes the queued diploma ZIPs now (the server's timer does it every few seconds). */
   runDiplomaJobs(): Promise<number>;
+  /** Makes the queued paper jobs now: booklets, scans to read (paper-jobs.ts). */
+  runPaperJobs(): Promise<number>;
   /** The server's database, for rows no screen creates yet (competition roles, enrolments). */
   db: Db;
   close(): Promise<void>;
@@ -75,6 +77,7 @@ export async function startPodium(
         .where(eq(users.email, email.toLowerCase()));
     },
     runDiplomaJobs: () => t.app.diplomaJobs.runPending(),
+    runPaperJobs: () => t.app.paperJobs.runPending(),
     db: t.database.db,
     close: () => t.close(),
   };

@@ -404,9 +404,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runPending: () => paper.runPending(),
   });
 
-  await app.register(paperRoutes(paperService({ db: database.db, storage: deps.storage, clock })), {
-    prefix: `${API_PREFIX}/upload-mgmt`,
-  });
+  await app.register(
+    paperRoutes(paperService({ db: database.db, storage: deps.storage, clock, uploads })),
+    { prefix: `${API_PREFIX}/upload-mgmt` },
+  );
   await app.register(playerRoutes(player, notices), { prefix: `${API_PREFIX}/test-player` });
   await app.register(
     notificationsRoutes(

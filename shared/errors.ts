@@ -68,6 +68,9 @@ export const ERROR_CODES = [
   'DIPLOMA_NOT_STALE',
   'PAPER_JOB_NOT_READY',
   'SCAN_OFFSET_MISMATCH',
+  'SCAN_PAGE_NOT_WAITING',
+  'SCAN_PAGE_TAKEN',
+  'SCAN_PAGES_WAITING',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -175,6 +178,12 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   PAPER_JOB_NOT_READY: 409,
   /** A scan chunk sent from another offset than the bytes received (`details.received`). */
   SCAN_OFFSET_MISMATCH: 409,
+  /** A scanned page matched or set aside that is no longer waiting (another person did). */
+  SCAN_PAGE_NOT_WAITING: 409,
+  /** A page matched to a student's booklet page that is already stored. */
+  SCAN_PAGE_TAKEN: 409,
+  /** A hybrid phase's review started while scanned pages wait to be matched (`details.waiting`). */
+  SCAN_PAGES_WAITING: 409,
 };
 
 /** Field-level codes (the client shows `error_<code>`). */

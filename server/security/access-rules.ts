@@ -114,6 +114,11 @@ const noPaperJob: Pick<AccessRule, 'params' | 'unreachable'> = {
   params: () => ({ jobId: NO_JOB }),
   unreachable: 'the seeded world has no paper job of the test',
 };
+/** Nor any scanned page: a page id of nobody's is 404 to those who may reach one. */
+const noScanPage: Pick<AccessRule, 'params' | 'unreachable'> = {
+  params: () => ({ pageId: NO_JOB }),
+  unreachable: 'the seeded world has no scanned page of the test',
+};
 const competitionRead: AccessRule = { ok: IN_COMPETITION, notFound: OUTSIDERS };
 const competitionManage: AccessRule = { ok: MANAGERS, notFound: OUTSIDERS };
 const bankRead: AccessRule = { ok: ORGANISERS, notFound: [...STUDENTS, ...BANK_OUTSIDERS] };
@@ -410,6 +415,10 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   [`GET ${UP}/paper/jobs/{jobId}`]: { ...paperRead, ...noPaperJob },
   [`GET ${UP}/paper/jobs/{jobId}/file`]: { ...paperRead, ...noPaperJob },
   [`GET ${UP}/paper/pages`]: paperRead,
+  [`GET ${UP}/paper/pages/{pageId}/image`]: { ...paperManage, ...noScanPage },
+  [`POST ${UP}/paper/pages/{pageId}/match`]: { ...paperManage, ...noScanPage },
+  [`POST ${UP}/paper/pages/{pageId}/set-aside`]: { ...paperManage, ...noScanPage },
+  [`GET ${UP}/paper/summary`]: paperRead,
 
   // The player: each student their own attempt (A finished, B still writing).
   [`GET ${PLAYER}/mytests`]: ownPlayer,

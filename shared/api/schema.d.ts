@@ -2958,6 +2958,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/upload-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests/{testId}/paper/pages/{pageId}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The image of a page waiting to be matched
+         * @description The exam's admins only (an unread cover may show a name); 404 for a page stored as an answer (seen with the answers) or kept from markers.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getExamEditionPhaseTestPaperPageImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upload-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests/{testId}/paper/pages/{pageId}/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match a waiting page to a student and question
+         * @description The exam's admins. The student's paper code (CLIENT_ERROR on `code` for nobody of the test), the question by number (CLIENT_ERROR on `itemIndex`), the booklet page or the first not stored yet (409 SCAN_PAGE_TAKEN when stored already). Stored as the student's answer page; 409 SCAN_PAGE_NOT_WAITING when matched meanwhile.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        post: operations["postExamEditionPhaseTestPaperPageMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upload-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests/{testId}/paper/pages/{pageId}/set-aside": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set aside a waiting page nobody will match
+         * @description A blank spare page, a scrap: it no longer holds up the review.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        post: operations["postExamEditionPhaseTestPaperPageSetAside"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/upload-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests/{testId}/paper/scans": {
         parameters: {
             query?: never;
@@ -3023,6 +3089,28 @@ export interface paths {
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
         put: operations["putExamEditionPhaseTestPaperSeats"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upload-mgmt/exams/{examId}/editions/{editionId}/phases/{phaseId}/tests/{testId}/paper/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per room: students with all pages, with pages missing; pages waiting
+         * @description Codes and seats only, never names.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getExamEditionPhaseTestPaperSummary"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -3460,7 +3548,7 @@ export interface components {
                  * @description What went wrong (SPEC.md §8); clients translate it, never the message.
                  * @enum {string}
                  */
-                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "SECTOR_MISSING" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "CONFLICT_OF_INTEREST" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "DATABASE_UNAVAILABLE" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL" | "PHASE_NOT_CLOSED" | "NEXT_PHASE_STARTED" | "STUDENTS_ADVANCED" | "DIPLOMA_NOT_STALE" | "PAPER_JOB_NOT_READY" | "SCAN_OFFSET_MISMATCH";
+                code: "CLIENT_ERROR" | "VALIDATION_FAILED" | "GENERAL_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "OPERATION_NOT_PERMITTED" | "TOO_MANY_ATTEMPTS" | "INVALID_CREDENTIALS" | "EMAIL_NOT_CONFIRMED" | "INVALID_CODE" | "ALREADY_REGISTERED" | "TEST_NOT_ACTIVE" | "TEST_ALREADY_REVIEWED" | "TEACHER_CODE_NOT_PROVIDED" | "TEACHER_CODE_NOT_FOUND" | "OVERLAPPING_PHASE_DATES" | "INVALID_PHASE_DATES" | "INVALID_TEST_DATE" | "TEST_ALREADY_EXISTS" | "INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS" | "EDITION_PHASE_NOT_CREATED" | "INSUFFICIENT_TEST_ITEMS_FOR_CRITERIA" | "FILE_TYPE_NOT_ALLOWED" | "FILE_TOO_LARGE" | "FILE_TYPE_HEIC" | "ANSWER_TOO_LARGE" | "OIDC_NOT_CONFIGURED" | "OIDC_FAILED" | "EXAM_HAS_EDITIONS" | "PHASE_CLOSED" | "REGISTRATION_CLOSED" | "STUDENT_HAS_RESULTS" | "USER_HAS_RESULTS" | "QUESTION_IN_TEST" | "TEST_HAS_ATTEMPTS" | "PDF_UNAVAILABLE" | "PDF_BUSY" | "INVALID_MULTIPART" | "SPREADSHEET_TOO_LARGE" | "ANSWER_KEY_SHOWN" | "RESULTS_INCOMPLETE" | "ITEM_ALREADY_MARKED" | "RULES_OUTCOME_CHANGED" | "SECTOR_MISSING" | "RESULTS_NOT_FINAL" | "DIPLOMA_JOB_NOT_READY" | "TESTS_STILL_RUNNING" | "REVIEW_CHANGED" | "REVIEW_CLOSED" | "CONFLICT_OF_INTEREST" | "APPEAL_NOT_ALLOWED" | "STORAGE_UNAVAILABLE" | "PAPER_IMAGE_MISSING" | "QUERY_TIMEOUT" | "DATABASE_UNAVAILABLE" | "URL_TOO_LONG" | "RANKING_UPDATING" | "JOB_ALREADY_RUNNING" | "DIPLOMA_JOBS_STORAGE_FULL" | "PHASE_NOT_CLOSED" | "NEXT_PHASE_STARTED" | "STUDENTS_ADVANCED" | "DIPLOMA_NOT_STALE" | "PAPER_JOB_NOT_READY" | "SCAN_OFFSET_MISMATCH" | "SCAN_PAGE_NOT_WAITING" | "SCAN_PAGE_TAKEN" | "SCAN_PAGES_WAITING";
                 /** @description VALIDATION_FAILED: a list of `{ code, path }`, `code` a field code (required, too_short, too_long, invalid, invalid_email, invalid_date, not_number, not_positive, presence, teacher_not_found, code_exists, test_grade_duplicate, password_too_short, password_too_common, invalid_characters, url_not_https, formula_too_deep, formula_too_long, score_sum, out_of_range, not_in_step, conflict, wrong_password) and `path` where in the request; CLIENT_ERROR and TEACHER_CODE_NOT_FOUND: `{ field: [code] }`; other codes say in their description when they carry details (failed items, rejected files, a reason). */
                 details?: unknown;
                 /** @description A short English note for logs, not for people. */
@@ -11044,7 +11132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: the resource is not in a state that allows this. Codes: TESTS_STILL_RUNNING, INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS, PHASE_CLOSED. */
+            /** @description Conflict: the resource is not in a state that allows this. Codes: TESTS_STILL_RUNNING, INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS, SCAN_PAGES_WAITING, PHASE_CLOSED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -31847,7 +31935,7 @@ export interface operations {
                 editionId: string;
                 /** @description The competition (exam) id. */
                 examId: string;
-                /** @description The diploma job id. */
+                /** @description The paper job id (booklets or a scan) of the test. */
                 jobId: string;
                 /** @description The phase id, one of the edition's rounds. */
                 phaseId: string;
@@ -32008,7 +32096,7 @@ export interface operations {
                 editionId: string;
                 /** @description The competition (exam) id. */
                 examId: string;
-                /** @description The diploma job id. */
+                /** @description The paper job id (booklets or a scan) of the test. */
                 jobId: string;
                 /** @description The phase id, one of the edition's rounds. */
                 phaseId: string;
@@ -32198,7 +32286,7 @@ export interface operations {
                         reason: "OTHER_TEST" | "STUDENT_NOT_ENROLLED" | "UNKNOWN_QUESTION" | null;
                         room: string | null;
                         /** @enum {string} */
-                        state: "stored" | "cover" | "duplicate" | "waiting" | "refused";
+                        state: "stored" | "cover" | "duplicate" | "waiting" | "refused" | "set_aside";
                     }[];
                 };
             };
@@ -32276,6 +32364,539 @@ export interface operations {
                      *         "statusCode": 404,
                      *         "code": "NOT_FOUND",
                      *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getExamEditionPhaseTestPaperPageImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The id of one scanned page of the test (as GET …/paper/pages lists them). */
+                pageId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+                /** @description The test id, one grade's paper of the phase. */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes; its Content-Type says what it is (pdf, png, jpeg, zip…). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postExamEditionPhaseTestPaperPageMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The id of one scanned page of the test (as GET …/paper/pages lists them). */
+                pageId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+                /** @description The test id, one grade's paper of the phase. */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "text",
+                 *       "itemIndex": 1,
+                 *       "bookletPage": 1
+                 *     }
+                 */
+                "application/json": {
+                    bookletPage?: number;
+                    code: string;
+                    itemIndex: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "jobId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "pageNo": 1,
+                     *       "state": "stored",
+                     *       "reason": "OTHER_TEST",
+                     *       "code": "text",
+                     *       "itemIndex": 1,
+                     *       "bookletPage": 1,
+                     *       "room": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        _id: string;
+                        bookletPage: number | null;
+                        code: string | null;
+                        itemIndex: number | null;
+                        /** Format: uuid */
+                        jobId: string;
+                        pageNo: number;
+                        /** @enum {string|null} */
+                        reason: "OTHER_TEST" | "STUDENT_NOT_ENROLLED" | "UNKNOWN_QUESTION" | null;
+                        room: string | null;
+                        /** @enum {string} */
+                        state: "stored" | "cover" | "duplicate" | "waiting" | "refused" | "set_aside";
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: SCAN_PAGE_NOT_WAITING, SCAN_PAGE_TAKEN, PHASE_CLOSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "SCAN_PAGE_NOT_WAITING",
+                     *         "message": "SCAN_PAGE_NOT_WAITING"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large. Codes: FILE_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 413,
+                     *         "code": "FILE_TOO_LARGE",
+                     *         "message": "Payload too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type. Codes: CLIENT_ERROR. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 415,
+                     *         "code": "CLIENT_ERROR",
+                     *         "message": "Invalid field",
+                     *         "details": {
+                     *           "email": [
+                     *             "invalid_email"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postExamEditionPhaseTestPaperPageSetAside: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The id of one scanned page of the test (as GET …/paper/pages lists them). */
+                pageId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+                /** @description The test id, one grade's paper of the phase. */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_id": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "jobId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "pageNo": 1,
+                     *       "state": "stored",
+                     *       "reason": "OTHER_TEST",
+                     *       "code": "text",
+                     *       "itemIndex": 1,
+                     *       "bookletPage": 1,
+                     *       "room": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        _id: string;
+                        bookletPage: number | null;
+                        code: string | null;
+                        itemIndex: number | null;
+                        /** Format: uuid */
+                        jobId: string;
+                        pageNo: number;
+                        /** @enum {string|null} */
+                        reason: "OTHER_TEST" | "STUDENT_NOT_ENROLLED" | "UNKNOWN_QUESTION" | null;
+                        room: string | null;
+                        /** @enum {string} */
+                        state: "stored" | "cover" | "duplicate" | "waiting" | "refused" | "set_aside";
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource is not in a state that allows this. Codes: SCAN_PAGE_NOT_WAITING. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 409,
+                     *         "code": "SCAN_PAGE_NOT_WAITING",
+                     *         "message": "SCAN_PAGE_NOT_WAITING"
                      *       }
                      *     }
                      */
@@ -32527,7 +33148,7 @@ export interface operations {
                 editionId: string;
                 /** @description The competition (exam) id. */
                 examId: string;
-                /** @description The diploma job id. */
+                /** @description The paper job id (booklets or a scan) of the test. */
                 jobId: string;
                 /** @description The phase id, one of the edition's rounds. */
                 phaseId: string;
@@ -33078,6 +33699,178 @@ export interface operations {
                      *             "invalid_email"
                      *           ]
                      *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getExamEditionPhaseTestPaperSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+                /** @description The test id, one grade's paper of the phase. */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "itemCount": 1,
+                     *       "pagesPerItem": 1,
+                     *       "rooms": [
+                     *         {
+                     *           "room": "text",
+                     *           "students": 1,
+                     *           "complete": 1,
+                     *           "incomplete": [
+                     *             {
+                     *               "code": "text",
+                     *               "seat": "text",
+                     *               "absent": true,
+                     *               "missing": [
+                     *                 {
+                     *                   "itemIndex": 1,
+                     *                   "bookletPage": 1
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "waiting": 1
+                     *     }
+                     */
+                    "application/json": {
+                        itemCount: number;
+                        pagesPerItem: number;
+                        rooms: {
+                            complete: number;
+                            incomplete: {
+                                absent: boolean;
+                                code: string;
+                                missing: {
+                                    bookletPage: number;
+                                    itemIndex: number;
+                                }[];
+                                seat: string;
+                            }[];
+                            room: string;
+                            students: number;
+                        }[];
+                        waiting: number;
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
                      *       }
                      *     }
                      */

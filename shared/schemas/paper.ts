@@ -23,6 +23,18 @@ import { z } from 'zod';
  *   `PaperJob` (poll it); `GET …/paper/jobs/{jobId}/file` → the booklets PDF once done
  *   (409 PAPER_JOB_NOT_READY before).
  * - `GET …/paper/pages` → `ScanPage[]`: the scanned pages and what became of each.
+ * - `GET …/paper/pages/{pageId}/image` → the image of a page waiting to be matched (or set
+ *   aside), for the exam's admins only (an unread cover may show a name).
+ * - `POST …/paper/pages/{pageId}/match` with `PageMatch` → `ScanPage`: a person names the
+ *   page's student (their paper code) and question; the page is stored as that student's
+ *   answer page like a page read by itself. Unknown code → CLIENT_ERROR on `code`; a question
+ *   the test has not → CLIENT_ERROR on `itemIndex`; a booklet page already stored → 409
+ *   SCAN_PAGE_TAKEN; a page no longer waiting → 409 SCAN_PAGE_NOT_WAITING.
+ * - `POST …/paper/pages/{pageId}/set-aside` → `ScanPage`: a page nobody will match (a blank
+ *   spare page, a torn-off scrap) leaves the waiting pages.
+ * - `GET …/paper/summary` → `PaperSummary`: per room, the students with all their answer pages
+ *   and those with pages missing (which), and how many pages wait to be matched. Starting the
+ *   review of a hybrid phase is refused while any of its pages wait (409 SCAN_PAGES_WAITING).
  */
 
 export const PAPER_JOB_KINDS = ['booklets', 'scan'] as const;
@@ -33,9 +45,16 @@ export type PaperJobState = (typeof PAPER_JOB_STATES)[number];
 /**
  * What became of a scanned page: stored as a student's answer page; a cover (kept away from
  * markers); a duplicate of a page already stored; waiting for a person to match it (no code
- * read, or a spare page); refused by name (`reason`).
+ * read, or a spare page); refused by name (`reason`); set aside by a person (nothing to mark).
  */
-export const SCAN_PAGE_STATES = ['stored', 'cover', 'duplicate', 'waiting', 'refused'] as const;
+export const SCAN_PAGE_STATES = [
+  'stored',
+  'cover',
+  'duplicate',
+  'waiting',
+  'refused',
+  'set_aside',
+] as const;
 export type ScanPageState = (typeof SCAN_PAGE_STATES)[number];
 
 /** Why a page read well was refused. */
@@ -118,3 +137,49 @@ export const scanPageSchema = z.object({
   room: z.string().nullable(),
 });
 export type ScanPage = z.infer<typeof scanPageSchema>;
+
+/** A person's match of a waiting page: the student's paper code, the question (1-based), and
+ * optionally the booklet page (else the first of that question not stored yet). */
+export const pageMatchSchema = z.object({
+  code: z.string().trim().min(1, 'required').max(20, 'too_long'),
+  itemIndex: z.number().int().min(1, 'invalid').max(1000, 'invalid'),
+  bookletPage: z.number().int().min(1, 'invalid').max(100, 'invalid').optional(),
+});
+export type PageMatch = z.infer<typeof pageMatchSchema>;
+
+/** A student's answer pages not stored: question (1-based) and booklet page. */
+export const missingPageSchema = z.object({
+  itemIndex: z.number().int(),
+  bookletPage: z.number().int(),
+});
+
+export const paperRoomSummarySchema = z.object({
+  room: z.string(),
+  students: z.number().int(),
+  complete: z.number().int(),
+  incomplete: z.array(
+    z.object({
+      code: z.string(),
+      seat: z.string(),
+      /** No page of the student was scanned at all. */
+      absent: z.boolean(),
+      missing: z.array(missingPageSchema),
+    }),
+  ),
+});
+export type PaperRoomSummary = z.infer<typeof paperRoomSummarySchema>;
+
+export const paperSummarySchema = z.object({
+  itemCount: z.number().int(),
+  pagesPerItem: z.number().int(),
+  rooms: z.array(paperRoomSummarySchema),
+  /** Pages waiting for a person to match them (no room yet: their student is unknown). */
+  waiting: z.number().int(),
+});
+export type PaperSummary = z.infer<typeof paperSummarySchema>;
+
+/** The paper code as typed: lower case, without the dash, with spaces, is the same code. */
+export function normalizePaperCode(typed: string): string {
+  const bare = typed.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return bare.length === 6 ? `${bare.slice(0, 3)}-${bare.slice(3)}` : bare;
+}

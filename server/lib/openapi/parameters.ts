@@ -20,7 +20,11 @@ export const PARAMETER_DESCRIPTIONS: Readonly<
   sessionId: 'The id of one of the caller’s own sessions (as GET auth/sessions lists them).',
   notificationId: 'The id of one of the caller’s own notifications.',
   q: 'The text to find (2–100 characters): in names, e-mail addresses and statements.',
-  jobId: 'The diploma job id.',
+  jobId: (path) =>
+    path.includes('/paper/')
+      ? 'The paper job id (booklets or a scan) of the test.'
+      : 'The diploma job id.',
+  pageId: 'The id of one scanned page of the test (as GET …/paper/pages lists them).',
   presetId: 'The rule preset id: county_to_national or national_prizes.',
   uid: 'The user id the link was sent for.',
   code: (path) =>

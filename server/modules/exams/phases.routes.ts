@@ -197,7 +197,11 @@ export function phasesRoutes(app: FastifyInstance, { phases, phaseReopen }: Exam
     `${base}/:phaseId/review`,
     {
       schema: {
-        errors: ['TESTS_STILL_RUNNING', 'INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS'],
+        errors: [
+          'TESTS_STILL_RUNNING',
+          'INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS',
+          'SCAN_PAGES_WAITING',
+        ],
         tags: TAGS,
         // Its path reads like test-review's `PUT …/reviews/{reviewId}` (a mark).
         operationId: 'startPhaseReview',

@@ -273,6 +273,16 @@ export async function findPhaseTestIds(db: Db, phaseId: string): Promise<string[
   return rows.map((r) => r.id);
 }
 
+/** How many scanned pages of the phase's tests wait for a person to match them. */
+export async function countWaitingScanPages(db: Db, phaseId: string): Promise<number> {
+  const rows = rowsOf<{ n: number }>(
+    await db.execute(sql`
+      select count(*)::int as n from scan_pages sp join tests t on t.id = sp.test_id
+      where t.phase_id = ${phaseId} and sp.state = 'waiting'`),
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** An answer waiting for people to mark it, with what an entry needs. */
 export type AnswerToMark = {
   answerId: string;

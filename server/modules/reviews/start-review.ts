@@ -22,11 +22,22 @@ export function startReview(ctx: ReviewsContext) {
      * online phase's tests are over (TESTS_STILL_RUNNING), then gives each answer waiting for
      * marking its two reviewers, never one who coordinates the student or is of their team: a
      * question whose graders leave some answer fewer than two such teachers is refused the same
-     * way (`gradingTeachers`). A hybrid test's items with no page are decided at 0.
+     * way (`gradingTeachers`). A hybrid phase with scanned pages waiting to be matched is
+     * refused (SCAN_PAGES_WAITING, `details.waiting`): match them or set them aside first. A
+     * hybrid test's items with no page are decided at 0.
      */
     async beginReview(tx: Db, phase: ReviewedPhase, actorId: string, at: Date) {
       if (phase.type === 'online' && (await repo.hasRunningTests(tx, phase.id, at))) {
         throw new AppError('TESTS_STILL_RUNNING', 'A test of the phase is still open');
+      }
+      if (phase.type === 'hybrid') {
+        // A scanned page nobody matched yet is some student's answer nobody could mark.
+        const waiting = await repo.countWaitingScanPages(tx, phase.id);
+        if (waiting > 0) {
+          throw new AppError('SCAN_PAGES_WAITING', 'Scanned pages wait to be matched', {
+            waiting,
+          });
+        }
       }
       const missing: InsufficientTeachersDetail[] = await questions.missingQuestionTeachers(
         phase.id,

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,7 +17,7 @@ import { AppError } from '../../lib/errors.js';
 import { insertFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { STRIP_VERSION, stripMetadata } from '../../lib/files/strip.js';
-import { checkZip } from '../../lib/files/zip-bounds.js';
+import { openZipFile } from '../../lib/files/zip-bounds.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { createThreadRunner } from '../../lib/jobs/thread.js';
 import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
@@ -26,6 +26,7 @@ import { renderBooklets } from './booklet-pdf.js';
 import * as paper from './paper.repo.js';
 import { ensureSeats, scanChunkKey } from './paper.service.js';
 import { decodePageCode } from './paper-code.js';
+import { storeAnswerPage } from './paper-store.js';
 import type { ScanReadResult, ScanReadTask } from './scan-read.thread.js';
 import * as repo from './uploads.repo.js';
 import type { UploadsService } from './uploads.service.js';
@@ -167,7 +168,9 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
 
   /** Yields the scan's pages as images, in order. */
   async function* pagesOf(file: string, dir: string): AsyncGenerator<Buffer> {
-    const head = (await readFile(file)).subarray(0, 5);
+    const head = Buffer.alloc(5);
+    const fd = await open(file, 'r');
+    await fd.read(head, 0, 5, 0).finally(() => fd.close());
     if (head.toString('latin1').startsWith('%PDF')) {
       const { stdout } = await run('pdfinfo', [file]);
       const count = Number(/Pages:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
@@ -190,18 +193,23 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
       return;
     }
     if (head[0] === 0x50 && head[1] === 0x4b) {
-      const zip = checkZip(
-        await readFile(file),
+      // Read from the disk entry by entry: a scan of hundreds of megabytes is never held whole.
+      const zip = await openZipFile(
+        file,
         { maxUnpackedBytes: SCAN_MAX_BYTES, maxRatio: 50, maxEntries: 20_000 },
         (name) => IMAGE_ENTRY.test(name) && !name.split('/').some((s) => s.startsWith('.')),
       );
       if (!zip.ok) throw new AppError('FILE_TYPE_NOT_ALLOWED', `Not a usable ZIP: ${zip.reason}`);
-      const names = [...zip.entries.keys()].sort((a, b) =>
-        a.localeCompare(b, 'en', { numeric: true }),
-      );
-      for (const name of names) {
-        const image = zip.entries.get(name);
-        if (image) yield image;
+      try {
+        const names = [...zip.names].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+        for (const name of names) {
+          const image = await zip.read(name).catch((error: unknown) => {
+            throw new AppError('FILE_TYPE_NOT_ALLOWED', `Not a usable ZIP: ${String(error)}`);
+          });
+          yield image;
+        }
+      } finally {
+        await zip.close();
       }
       return;
     }
@@ -302,21 +310,16 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
       });
     }
     try {
-      const answer = await uploads.uploadAnswer(
-        ctx.actor,
-        ctx.ids,
-        { itemId, studentId: seat.studentId },
-        async () => [
-          {
-            field: 'item_0',
-            filename: `${code.code}-intrebarea-${code.itemIndex}-pagina-${code.page}.jpg`,
-            data: page,
-            truncated: false,
-          },
-        ],
-      );
-      const fileId = answer.answerFiles.at(-1)?._id ?? null;
-      await paper.updatePage(db, base.id, { fileId });
+      await storeAnswerPage(db, uploads, {
+        actor: ctx.actor,
+        ids: ctx.ids,
+        pageId: base.id,
+        studentId: seat.studentId,
+        itemId,
+        bookletPage: code.page,
+        fileName: `${code.code}-intrebarea-${code.itemIndex}-pagina-${code.page}.jpg`,
+        image: page,
+      });
     } catch (error) {
       await paper.deletePage(db, base.id);
       throw error;

@@ -290,6 +290,119 @@ describe.skipIf(!poppler)('a scan of the written stack', { timeout: 180_000 }, (
     expect(of('stored').filter((p) => p.code === anaCode)).toHaveLength(5);
   });
 
+  it('lets the exam admin match the waiting pages by code and question, refusing by name', async () => {
+    const pagesNow = async (): Promise<ScanPage[]> =>
+      (await paper(w.examAdmin, 'GET', '/pages')).json();
+    const waiting = (await pagesNow()).filter((p) => p.state === 'waiting');
+    expect(waiting.map((p) => p.pageNo)).toEqual([5, 15, 16]);
+    const [smudged, spare, blank] = waiting as [ScanPage, ScanPage, ScanPage];
+    const image = await paper(w.examAdmin, 'GET', `/pages/${smudged._id}/image`);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    // An unread page may be a cover: the staff who only look do not see it.
+    expect((await paper(w.staff, 'GET', `/pages/${smudged._id}/image`)).statusCode).toBe(403);
+
+    const anaCode = (await seats()).find((s) => s.studentId === w.students.ana.id)?.code ?? '';
+    const match = (p: ScanPage, body: object, who: Person = w.examAdmin) =>
+      paper(who, 'POST', `/pages/${p._id}/match`, body);
+    const nobody = await match(smudged, { code: 'ZZZ-ZZZ', itemIndex: 2 });
+    expect(nobody.statusCode).toBe(400);
+    expect(codeOf(nobody)).toBe('CLIENT_ERROR');
+    expect(JSON.stringify(detailsOf(nobody))).toContain('code');
+    const noItem = await match(smudged, { code: anaCode, itemIndex: 9 });
+    expect(noItem.statusCode).toBe(400);
+    expect(JSON.stringify(detailsOf(noItem))).toContain('itemIndex');
+    const taken = await match(smudged, { code: anaCode, itemIndex: 2, bookletPage: 1 });
+    expect(taken.statusCode).toBe(409);
+    expect(codeOf(taken)).toBe('SCAN_PAGE_TAKEN');
+    expect((await match(smudged, { code: anaCode, itemIndex: 2 }, w.staff)).statusCode).toBe(403);
+    expect((await pagesNow()).filter((p) => p.state === 'waiting')).toHaveLength(3);
+
+    // The review does not start while pages wait.
+    const phaseUrl = `/api/v1/exam-mgmt/exams/${w.exam.id}/editions/${w.edition.id}/phases/${w.hybrid.id}/review`;
+    const early = await t.app.inject({
+      method: 'PUT',
+      url: phaseUrl,
+      headers: w.examAdmin.headers,
+    });
+    expect(early.statusCode).toBe(409);
+    expect(codeOf(early)).toBe('SCAN_PAGES_WAITING');
+    expect(detailsOf(early)).toMatchObject({ waiting: 3 });
+
+    // Typed as it comes: lower case, no dash; the page is the first of question 2 not stored.
+    const ok = await match(smudged, { code: anaCode.toLowerCase().replace('-', ''), itemIndex: 2 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({
+      state: 'stored',
+      code: anaCode,
+      itemIndex: 2,
+      bookletPage: 2,
+    });
+    const again = await match(smudged, { code: anaCode, itemIndex: 2 });
+    expect(again.statusCode).toBe(409);
+    expect(codeOf(again)).toBe('SCAN_PAGE_NOT_WAITING');
+    // A spare page written for question 1 follows its two pages.
+    const extra = await match(spare, { code: anaCode, itemIndex: 1 });
+    expect(extra.json()).toMatchObject({ state: 'stored', itemIndex: 1, bookletPage: 3 });
+    const aside = await paper(w.examAdmin, 'POST', `/pages/${blank._id}/set-aside`);
+    expect(aside.statusCode, aside.body).toBe(200);
+    expect(aside.json()).toMatchObject({ state: 'set_aside' });
+    expect((await paper(w.examAdmin, 'POST', `/pages/${blank._id}/set-aside`)).statusCode).toBe(
+      409,
+    );
+
+    const res = await kit.call(
+      'GET',
+      `${w.hybridUrl}/students/${w.students.ana.id}/items`,
+      w.examAdmin.headers,
+    );
+    const anaItems: StudentItems = res.json();
+    expect(anaItems.items.map((i) => i.answer?.answerFiles.map((f) => f.name))).toEqual([
+      [1, 2, 3].map((p) => `${anaCode}-intrebarea-1-pagina-${p}.jpg`),
+      [1, 2].map((p) => `${anaCode}-intrebarea-2-pagina-${p}.jpg`),
+      [1, 2].map((p) => `${anaCode}-intrebarea-3-pagina-${p}.jpg`),
+    ]);
+
+    const summary = (await paper(w.staff, 'GET', '/summary')).json();
+    expect(summary).toMatchObject({ itemCount: 3, pagesPerItem: 2, waiting: 0 });
+    expect(summary.rooms).toMatchObject([
+      { room: 'Sala 1', students: 2, complete: 2, incomplete: [] },
+      { room: 'Sala 2', students: 1, complete: 0, incomplete: [{ seat: '1', absent: true }] },
+    ]);
+    expect(summary.rooms[1].incomplete[0].missing).toHaveLength(6);
+    expect(JSON.stringify(summary)).not.toContain('Stan');
+
+    // Nothing waits: the review is held up by something else now (no markers named).
+    const later = await t.app.inject({
+      method: 'PUT',
+      url: phaseUrl,
+      headers: w.examAdmin.headers,
+    });
+    expect(codeOf(later)).toBe('INSUFFICIENT_TEACHERS_FOR_TEST_ITEMS');
+  });
+
+  it('keeps a student’s pages in booklet order whatever the order of the scan', async () => {
+    const res = await paper(w.examAdmin, 'POST', '/booklets', { room: 'Sala 2' });
+    const booklet: PaperJob = res.json();
+    await t.app.paperJobs.runPending();
+    const pdf = (await paper(w.examAdmin, 'GET', `/jobs/${booklet._id}/file`)).rawPayload;
+    // Cover, then question 1's page 2 before its page 1, and so on.
+    const [cover, ...answers] = (await scanPages(pdf, { seed: 9, upsideDown: 0 })).slice(0, 7);
+    const swapped = [0, 2, 4].flatMap((i) => [answers[i + 1], answers[i]]) as Buffer[];
+    const job = await upload(w.examAdmin, scanZip([cover as Buffer, ...swapped]), 'sala-2.zip');
+    await t.app.paperJobs.runPending();
+    expect((await paper(w.examAdmin, 'GET', `/jobs/${job._id}`)).json().state).toBe('done');
+    const code = (await seats()).find((s) => s.studentId === w.students.elena.id)?.code ?? '';
+    const items = await kit.call(
+      'GET',
+      `${w.hybridUrl}/students/${w.students.elena.id}/items`,
+      w.examAdmin.headers,
+    );
+    expect(
+      (items.json() as StudentItems).items.map((i) => i.answer?.answerFiles.map((f) => f.name)),
+    ).toEqual([1, 2, 3].map((q) => [1, 2].map((p) => `${code}-intrebarea-${q}-pagina-${p}.jpg`)));
+  });
+
   it('reads a ZIP of images too, finding every page already stored a duplicate', async () => {
     const stack = await scanPages(booklets, { seed: 5, upsideDown: 0 });
     const job = await upload(w.examAdmin, scanZip(stack.slice(0, 4)), 'sala-1.zip');

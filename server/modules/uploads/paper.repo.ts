@@ -10,6 +10,16 @@ import {
   users,
 } from '../../db/schema.js';
 
+/** PostgreSQL's unique_violation, also when Drizzle wraps it (DrizzleQueryError.cause). */
+function isUniqueViolation(e: unknown): boolean {
+  let cause = e;
+  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
+    if ((cause as { code?: unknown }).code === '23505') return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export type SeatRow = typeof paperSeats.$inferSelect;
 export type PaperJobRow = typeof paperJobs.$inferSelect;
 export type ScanPageRow = typeof scanPages.$inferSelect;
@@ -189,4 +199,117 @@ export async function findRequester(db: Db, userId: string) {
     .from(users)
     .where(eq(users.id, userId));
   return row;
+}
+
+export async function findPage(db: Db, testId: string, pageId: string) {
+  const [row] = await db
+    .select()
+    .from(scanPages)
+    .where(and(eq(scanPages.id, pageId), eq(scanPages.testId, testId)));
+  return row;
+}
+
+/**
+ * A waiting page named a student's booklet page by a person, if it is still waiting: `taken`
+ * when that booklet page is stored already (the partial unique index), `gone` when another
+ * person matched or set it aside first.
+ */
+export async function matchWaitingPage(
+  db: Db,
+  pageId: string,
+  set: { studentId: string; questionId: string; bookletPage: number },
+): Promise<'ok' | 'taken' | 'gone'> {
+  try {
+    const [row] = await db
+      .update(scanPages)
+      .set({ ...set, state: 'stored' })
+      .where(and(eq(scanPages.id, pageId), eq(scanPages.state, 'waiting')))
+      .returning({ id: scanPages.id });
+    return row ? 'ok' : 'gone';
+  } catch (error) {
+    if (isUniqueViolation(error)) return 'taken';
+    throw error;
+  }
+}
+
+/** A matched page put back to waiting (its answer page could not be stored). */
+export async function unmatchPage(db: Db, pageId: string, fileId: string | null) {
+  await db
+    .update(scanPages)
+    .set({ state: 'waiting', studentId: null, questionId: null, bookletPage: null, fileId })
+    .where(eq(scanPages.id, pageId));
+}
+
+export async function setPageAside(db: Db, pageId: string) {
+  const [row] = await db
+    .update(scanPages)
+    .set({ state: 'set_aside' })
+    .where(and(eq(scanPages.id, pageId), eq(scanPages.state, 'waiting')))
+    .returning({ id: scanPages.id });
+  return row !== undefined;
+}
+
+/** The booklet pages stored of one student's question. */
+export async function storedBookletPages(
+  db: Db,
+  testId: string,
+  studentId: string,
+  questionId: string,
+): Promise<number[]> {
+  const rows = await db
+    .select({ page: scanPages.bookletPage })
+    .from(scanPages)
+    .where(
+      and(
+        eq(scanPages.testId, testId),
+        eq(scanPages.studentId, studentId),
+        eq(scanPages.questionId, questionId),
+        eq(scanPages.state, 'stored'),
+      ),
+    );
+  return rows.flatMap((r) => (r.page === null ? [] : [r.page]));
+}
+
+/** The booklet page each of these answer files was scanned as (files not scanned are absent). */
+export async function bookletPagesOfFiles(db: Db, fileIds: readonly string[]) {
+  if (fileIds.length === 0) return new Map<string, number>();
+  const rows = await db
+    .select({ fileId: scanPages.fileId, page: scanPages.bookletPage })
+    .from(scanPages)
+    .where(and(inArray(scanPages.fileId, [...fileIds]), eq(scanPages.state, 'stored')));
+  return new Map(
+    rows.flatMap((r) =>
+      r.fileId === null || r.page === null ? [] : [[r.fileId, r.page] as const],
+    ),
+  );
+}
+
+/** The test's stored answer pages: whose, which question, which booklet page. */
+export async function storedPages(db: Db, testId: string) {
+  return db
+    .select({
+      studentId: scanPages.studentId,
+      questionId: scanPages.questionId,
+      bookletPage: scanPages.bookletPage,
+    })
+    .from(scanPages)
+    .where(and(eq(scanPages.testId, testId), eq(scanPages.state, 'stored')));
+}
+
+/** How many of the test's scanned pages wait for a person. */
+export async function countWaiting(db: Db, testId: string) {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(scanPages)
+    .where(and(eq(scanPages.testId, testId), eq(scanPages.state, 'waiting')));
+  return row?.n ?? 0;
+}
+
+/** The students of the test with a scanned page of any kind (a cover counts). */
+export async function studentsWithPages(db: Db, testId: string) {
+  const rows = await db
+    .selectDistinct({ studentId: scanPages.studentId })
+    .from(scanPages)
+    .where(and(eq(scanPages.testId, testId), sql`${scanPages.studentId} is not null`));
+  return new Set(rows.flatMap((r) => (r.studentId ? [r.studentId] : [])));
 }

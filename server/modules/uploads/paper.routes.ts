@@ -4,9 +4,11 @@ import { z } from 'zod';
 import {
   bookletRequestSchema,
   PAPER_SEATS_MAX,
+  pageMatchSchema,
   paperJobSchema,
   paperSeatSchema,
   paperSeatsInputSchema,
+  paperSummarySchema,
   SCAN_CHUNK_MAX_BYTES,
   SCAN_MAX_BYTES,
   scanPageSchema,
@@ -20,6 +22,7 @@ import { bytesSchema, contentDisposition } from './uploads.http.js';
 const tags = ['upload-mgmt'];
 const BASE = '/exams/:examId/editions/:editionId/phases/:phaseId/tests/:testId/paper';
 const jobParams = phaseTestParams.extend({ jobId: z.uuid() });
+const pageParams = phaseTestParams.extend({ pageId: z.uuid() });
 const teachers = guard({ roles: ['teacher', 'admin'] });
 /** The content type of a scan's chunk (as the tus protocol names it). */
 const CHUNK_TYPE = 'application/offset+octet-stream';
@@ -241,5 +244,90 @@ export const paperRoutes =
         preHandler: teachers,
       },
       async (request) => paper.listPages(actorOf(request), idsOf(request.params)),
+    );
+    r.get(
+      `${BASE}/pages/:pageId/image`,
+      {
+        schema: {
+          tags,
+          summary: 'The image of a page waiting to be matched',
+          description:
+            "The exam's admins only (an unread cover may show a name); 404 for a page " +
+            'stored as an answer (seen with the answers) or kept from markers.',
+          params: pageParams,
+          response: { 200: bytesSchema },
+        },
+        preHandler: teachers,
+      },
+      async (request, reply) => {
+        const file = await paper.readPageImage(
+          actorOf(request),
+          idsOf(request.params),
+          request.params.pageId,
+        );
+        return reply
+          .header('content-type', file.mime)
+          .header('cache-control', 'private, no-store')
+          .send(file.data);
+      },
+    );
+
+    r.post(
+      `${BASE}/pages/:pageId/match`,
+      {
+        schema: {
+          errors: ['SCAN_PAGE_NOT_WAITING', 'SCAN_PAGE_TAKEN', 'PHASE_CLOSED'],
+          tags,
+          summary: 'Match a waiting page to a student and question',
+          description:
+            "The exam's admins. The student's paper code (CLIENT_ERROR on `code` for nobody of " +
+            'the test), the question by number (CLIENT_ERROR on `itemIndex`), the booklet page ' +
+            'or the first not stored yet (409 SCAN_PAGE_TAKEN when stored already). Stored as ' +
+            "the student's answer page; 409 SCAN_PAGE_NOT_WAITING when matched meanwhile.",
+          params: pageParams,
+          body: pageMatchSchema,
+          response: { 200: scanPageSchema },
+        },
+        preHandler: teachers,
+      },
+      async (request) =>
+        paper.matchPage(
+          actorOf(request),
+          idsOf(request.params),
+          request.params.pageId,
+          request.body,
+        ),
+    );
+
+    r.post(
+      `${BASE}/pages/:pageId/set-aside`,
+      {
+        schema: {
+          errors: ['SCAN_PAGE_NOT_WAITING'],
+          tags,
+          summary: 'Set aside a waiting page nobody will match',
+          description: 'A blank spare page, a scrap: it no longer holds up the review.',
+          params: pageParams,
+          response: { 200: scanPageSchema },
+        },
+        preHandler: teachers,
+      },
+      async (request) =>
+        paper.setPageAside(actorOf(request), idsOf(request.params), request.params.pageId),
+    );
+
+    r.get(
+      `${BASE}/summary`,
+      {
+        schema: {
+          tags,
+          summary: 'Per room: students with all pages, with pages missing; pages waiting',
+          description: 'Codes and seats only, never names.',
+          params: phaseTestParams,
+          response: { 200: paperSummarySchema },
+        },
+        preHandler: teachers,
+      },
+      async (request) => paper.summary(actorOf(request), idsOf(request.params)),
     );
   };

@@ -1,8 +1,12 @@
 import {
+  BOOKLET_PAGES_PER_ITEM,
   type BookletRequest,
+  normalizePaperCode,
+  type PageMatch,
   type PaperJob,
   type PaperSeat,
   type PaperSeatsInput,
+  type PaperSummary,
   SCAN_CHUNK_MAX_BYTES,
   type ScanPage,
   type ScanStart,
@@ -15,10 +19,12 @@ import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as paper from './paper.repo.js';
 import { newPaperCode } from './paper-code.js';
+import { storeAnswerPage } from './paper-store.js';
 import * as repo from './uploads.repo.js';
 import { requireTest, type TestIds, type TestScope } from './uploads.scope.js';
+import type { UploadsService } from './uploads.service.js';
 
-export type PaperDeps = { db: Db; storage: FileStorage; clock: Clock };
+export type PaperDeps = { db: Db; storage: FileStorage; clock: Clock; uploads: UploadsService };
 
 /** Where the chunks of a scan are kept until the whole of it is read. */
 export const scanChunkKey = (jobId: string, offset: number) =>
@@ -70,7 +76,7 @@ export async function ensureSeats(db: Db, test: repo.TestPathRow) {
  * for, scans received in chunks, and what became of each scanned page. The exam's admins (who
  * may enter paper answers) do all of it; the exam's staff may look.
  */
-export function paperService({ db, storage, clock }: PaperDeps) {
+export function paperService({ db, storage, clock, uploads }: PaperDeps) {
   async function scopeOf(actor: Actor, ids: TestIds, write: boolean): Promise<TestScope> {
     const scope = await requireTest(db, actor, ids);
     if (scope.role === 'student') throw forbidden();
@@ -85,6 +91,30 @@ export function paperService({ db, storage, clock }: PaperDeps) {
     const job = await paper.findJob(db, scope.test.id, jobId);
     if (!job) throw notFound('job');
     return job;
+  }
+
+  /** Turns the test's page rows into what the API shows: codes and rooms, never names. */
+  async function pageDtos(testId: string) {
+    const [seats, items] = await Promise.all([
+      paper.findSeats(db, testId),
+      repo.findTestItems(db, testId),
+    ]);
+    const seatOf = new Map(seats.map((s) => [s.studentId, s]));
+    const indexOf = new Map(items.map((item, i) => [item.questionId, i + 1]));
+    return (p: paper.ScanPageRow): ScanPage => {
+      const seat = p.studentId ? seatOf.get(p.studentId) : undefined;
+      return {
+        _id: p.id,
+        jobId: p.jobId,
+        pageNo: p.pageNo,
+        state: p.state,
+        reason: p.reason,
+        code: seat?.code ?? null,
+        itemIndex: p.questionId ? (indexOf.get(p.questionId) ?? null) : null,
+        bookletPage: p.bookletPage,
+        room: seat?.room ?? null,
+      };
+    };
   }
 
   return {
@@ -233,27 +263,169 @@ export function paperService({ db, storage, clock }: PaperDeps) {
     /** The scanned pages of the test and what became of each (codes only, never names). */
     async listPages(actor: Actor, ids: TestIds): Promise<ScanPage[]> {
       const { test } = await scopeOf(actor, ids, false);
-      const [pages, seats, items] = await Promise.all([
-        paper.listPages(db, test.id),
-        paper.findSeats(db, test.id),
-        repo.findTestItems(db, test.id),
-      ]);
-      const seatOf = new Map(seats.map((s) => [s.studentId, s]));
-      const indexOf = new Map(items.map((item, i) => [item.questionId, i + 1]));
-      return pages.map((p) => {
-        const seat = p.studentId ? seatOf.get(p.studentId) : undefined;
-        return {
-          _id: p.id,
-          jobId: p.jobId,
-          pageNo: p.pageNo,
-          state: p.state,
-          reason: p.reason,
-          code: seat?.code ?? null,
-          itemIndex: p.questionId ? (indexOf.get(p.questionId) ?? null) : null,
-          bookletPage: p.bookletPage,
-          room: seat?.room ?? null,
-        };
+      const [pages, toDto] = await Promise.all([paper.listPages(db, test.id), pageDtos(test.id)]);
+      return pages.map(toDto);
+    },
+
+    /**
+     * The image of a page waiting for a person (or set aside), for the exam's admins only: an
+     * unread cover may show a name. A page stored as an answer is seen where answers are.
+     */
+    async readPageImage(actor: Actor, ids: TestIds, pageId: string) {
+      const { test } = await scopeOf(actor, ids, true);
+      const page = await paper.findPage(db, test.id, pageId);
+      if (!page || (page.state !== 'waiting' && page.state !== 'set_aside') || !page.fileId) {
+        throw notFound('page');
+      }
+      const [file] = await repo.findFiles(db, [page.fileId]);
+      if (!file) throw notFound('page');
+      return { mime: file.mime, data: await storage.get(file.storageKey) };
+    },
+
+    /**
+     * A person's match of a waiting page (SCAN_PAGE_NOT_WAITING when it no longer waits): the
+     * student by their paper code (CLIENT_ERROR on `code` for a code of nobody of the test),
+     * the question by its number (CLIENT_ERROR on `itemIndex`), the booklet page given or the
+     * first of that question not stored yet (SCAN_PAGE_TAKEN when given and stored already).
+     * Stored like a page read by itself; once the review has started it is refused as any
+     * answer entry is (PHASE_CLOSED), and the page waits again.
+     */
+    async matchPage(
+      actor: Actor,
+      ids: TestIds,
+      pageId: string,
+      input: PageMatch,
+    ): Promise<ScanPage> {
+      const { test } = await scopeOf(actor, ids, true);
+      const page = await paper.findPage(db, test.id, pageId);
+      if (!page) throw notFound('page');
+      if (page.state !== 'waiting') {
+        throw new AppError('SCAN_PAGE_NOT_WAITING', 'The page is no longer waiting', {
+          state: page.state,
+        });
+      }
+      const code = normalizePaperCode(input.code);
+      const students = await ensureSeats(db, test);
+      const student = students.find((s) => s.seat.code === code);
+      if (!student) throw fieldError({ code: ['invalid'] }, 'No student of the test has that code');
+      const items = await repo.findTestItems(db, test.id);
+      const item = items[input.itemIndex - 1];
+      if (!item) throw fieldError({ itemIndex: ['invalid'] }, 'The test has no such question');
+      const stored = new Set(
+        await paper.storedBookletPages(db, test.id, student.studentId, item.questionId),
+      );
+      let bookletPage = input.bookletPage;
+      if (bookletPage === undefined) {
+        bookletPage = 1;
+        while (stored.has(bookletPage)) bookletPage += 1;
+      } else if (stored.has(bookletPage)) {
+        throw new AppError('SCAN_PAGE_TAKEN', 'That booklet page is stored already', {
+          code,
+          itemIndex: input.itemIndex,
+          bookletPage,
+        });
+      }
+      const claimed = await paper.matchWaitingPage(db, page.id, {
+        studentId: student.studentId,
+        questionId: item.questionId,
+        bookletPage,
       });
+      if (claimed === 'gone') {
+        throw new AppError('SCAN_PAGE_NOT_WAITING', 'The page is no longer waiting', {});
+      }
+      if (claimed === 'taken') {
+        throw new AppError('SCAN_PAGE_TAKEN', 'That booklet page is stored already', {
+          code,
+          itemIndex: input.itemIndex,
+          bookletPage,
+        });
+      }
+      try {
+        const [file] = page.fileId ? await repo.findFiles(db, [page.fileId]) : [];
+        if (!file) throw notFound('page');
+        await storeAnswerPage(db, uploads, {
+          actor,
+          ids,
+          pageId: page.id,
+          studentId: student.studentId,
+          itemId: item.questionId,
+          bookletPage,
+          fileName: `${code}-intrebarea-${input.itemIndex}-pagina-${bookletPage}.jpg`,
+          image: await storage.get(file.storageKey),
+        });
+      } catch (error) {
+        await paper.unmatchPage(db, page.id, page.fileId);
+        throw error;
+      }
+      const toDto = await pageDtos(test.id);
+      const after = await paper.findPage(db, test.id, page.id);
+      if (!after) throw notFound('page');
+      return toDto(after);
+    },
+
+    /** A waiting page nobody will match (a blank spare page) leaves the waiting pages. */
+    async setPageAside(actor: Actor, ids: TestIds, pageId: string): Promise<ScanPage> {
+      const { test } = await scopeOf(actor, ids, true);
+      const page = await paper.findPage(db, test.id, pageId);
+      if (!page) throw notFound('page');
+      if (!(await paper.setPageAside(db, page.id))) {
+        throw new AppError('SCAN_PAGE_NOT_WAITING', 'The page is no longer waiting', {
+          state: page.state,
+        });
+      }
+      return (await pageDtos(test.id))({ ...page, state: 'set_aside' });
+    },
+
+    /**
+     * Per room, the students with every answer page stored and those with pages missing
+     * (which; `absent` when nothing of theirs was scanned), and the pages waiting for a person.
+     */
+    async summary(actor: Actor, ids: TestIds): Promise<PaperSummary> {
+      const { test } = await scopeOf(actor, ids, false);
+      const [students, items, stored, waiting, seen] = await Promise.all([
+        ensureSeats(db, test),
+        repo.findTestItems(db, test.id),
+        paper.storedPages(db, test.id),
+        paper.countWaiting(db, test.id),
+        paper.studentsWithPages(db, test.id),
+      ]);
+      const have = new Set(stored.map((p) => `${p.studentId}/${p.questionId}/${p.bookletPage}`));
+      const rooms = new Map<string, PaperSummary['rooms'][number]>();
+      const sorted = [...students].sort(
+        (a, b) =>
+          a.seat.room.localeCompare(b.seat.room, 'ro') ||
+          a.seat.seat.localeCompare(b.seat.seat, 'ro', { numeric: true }),
+      );
+      for (const s of sorted) {
+        const room = rooms.get(s.seat.room) ?? {
+          room: s.seat.room,
+          students: 0,
+          complete: 0,
+          incomplete: [],
+        };
+        rooms.set(s.seat.room, room);
+        room.students += 1;
+        const missing = items.flatMap((item, i) =>
+          Array.from({ length: BOOKLET_PAGES_PER_ITEM }, (_, p) => p + 1)
+            .filter((p) => !have.has(`${s.studentId}/${item.questionId}/${p}`))
+            .map((bookletPage) => ({ itemIndex: i + 1, bookletPage })),
+        );
+        if (missing.length === 0) room.complete += 1;
+        else {
+          room.incomplete.push({
+            code: s.seat.code,
+            seat: s.seat.seat,
+            absent: !seen.has(s.studentId),
+            missing,
+          });
+        }
+      }
+      return {
+        itemCount: items.length,
+        pagesPerItem: BOOKLET_PAGES_PER_ITEM,
+        rooms: [...rooms.values()],
+        waiting,
+      };
     },
   };
 }

@@ -39,7 +39,15 @@ import { requireTest, requireTestStudent, type TestIds, type TestScope } from '.
 export type UploadsDeps = { db: Db; storage: FileStorage; clock: Clock; maxFileBytes: number };
 
 /** Which answer an upload goes to: the item, and the student (default: the caller). */
-export type UploadTarget = { itemId: string; studentId?: string };
+export type UploadTarget = {
+  itemId: string;
+  studentId?: string;
+  /**
+   * Where the new files go among the answer's files (default: after them), asked in the
+   * transaction: a scanned page goes in its booklet order, whatever the order of the scan.
+   */
+  insertAt?: (tx: Db, fileIds: readonly string[]) => Promise<number>;
+};
 
 /**
  * A file the bytes show to be one of the answer types, with the bytes kept (its metadata
@@ -276,7 +284,17 @@ export function uploadsService({ db, storage, clock, maxFileBytes }: UploadsDeps
             })),
           );
           const isStaffEntry = scope.role === 'manager';
-          const fileIds = [...answer.fileIds, ...kept.map((f) => f.id)];
+          const at = target.insertAt
+            ? Math.max(
+                0,
+                Math.min(answer.fileIds.length, await target.insertAt(tx, answer.fileIds)),
+              )
+            : answer.fileIds.length;
+          const fileIds = [
+            ...answer.fileIds.slice(0, at),
+            ...kept.map((f) => f.id),
+            ...answer.fileIds.slice(at),
+          ];
           const updated = await setHybridAnswerFiles(
             tx,
             answer,

@@ -83,6 +83,7 @@ const ReviewListPage = page(reviews, 'ReviewListPage');
 const StudentResultPage = page(reviews, 'StudentResultPage');
 const TestPaperPage = page(tests, 'TestPaperPage');
 const TestsPage = page(tests, 'TestsPage');
+const PaperExamPage = page(uploads, 'PaperExamPage');
 const StudentAnswersPage = page(uploads, 'StudentAnswersPage');
 const TestStudentsPage = page(uploads, 'TestStudentsPage');
 const ProfilePage = page(users, 'ProfilePage');
@@ -131,6 +132,7 @@ const ROUTES: RouteObject[] = [
       },
       { path: `${phase}/tests`, element: guarded(STAFF, <TestsPage />) },
       { path: `${phase}/test/:testId`, element: guarded(STAFF, <TestStudentsPage />) },
+      { path: `${phase}/test/:testId/hartie`, element: guarded(STAFF, <PaperExamPage />) },
       {
         path: `${phase}/test/:testId/student/:studentId/answers`,
         element: guarded(STAFF, <StudentAnswersPage />),

@@ -170,6 +170,7 @@ export function PhaseReviewPanel() {
 
 const i18nCodes = new Set([
   'TESTS_STILL_RUNNING',
+  'SCAN_PAGES_WAITING',
   'PHASE_CLOSED',
   'OPERATION_NOT_PERMITTED',
   'CLIENT_ERROR',

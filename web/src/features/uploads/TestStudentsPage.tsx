@@ -1,5 +1,6 @@
+import Description from '@mui/icons-material/Description';
 import FolderOpen from '@mui/icons-material/FolderOpen';
-import { Grid, IconButton, Paper, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Grid, IconButton, Paper, Stack, Tooltip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import {
@@ -24,7 +25,7 @@ import { useTestSummary } from './api/get-test-summary.js';
 import { StatusChip } from './components/StatusChip.js';
 import { TestHeader } from './components/TestHeader.js';
 import { studentName } from './format.js';
-import { phasePagePath, studentAnswersPagePath } from './paths.js';
+import { paperExamPagePath, phasePagePath, studentAnswersPagePath } from './paths.js';
 
 type Filters = { search: string; status: TestStudentStatus | '' };
 
@@ -111,6 +112,18 @@ function TestStudents({ ids, context, summary }: Props) {
         <Typography variant="body2" color="text.secondary">
           {t('uploads.entryHint')}
         </Typography>
+      )}
+      {isHybrid && summary.canEnterAnswers && (
+        <Box>
+          <Button
+            component={Link}
+            to={paperExamPagePath(ids)}
+            variant="outlined"
+            startIcon={<Description />}
+          >
+            {t('uploads.paper.open')}
+          </Button>
+        </Box>
       )}
       <Paper sx={{ p: 2 }} component="section" aria-label={t('uploads.filters')}>
         <Grid container spacing={2}>

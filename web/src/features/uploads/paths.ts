@@ -16,3 +16,6 @@ export const testStudentsPagePath = (ids: TestIds) =>
 /** A student's answers: `…/test/{testId}/student/{studentId}/answers`. */
 export const studentAnswersPagePath = (ids: TestIds, studentId: string) =>
   `${testStudentsPagePath(ids)}/student/${enc(studentId)}/answers`;
+
+/** The paper exam of a hybrid test (booklets, scans, matching): `…/test/{testId}/hartie`. */
+export const paperExamPagePath = (ids: TestIds) => `${testStudentsPagePath(ids)}/hartie`;

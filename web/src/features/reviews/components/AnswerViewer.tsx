@@ -164,7 +164,8 @@ export function AnswerViewer({ ids, kind, reviewId, code, pages, text, submitted
           value={index}
           onChange={(_, v: number | null) => v !== null && setIndex(v)}
           aria-label={t('reviews.answer.pages')}
-          sx={{ flexWrap: 'wrap' }}
+          // Each page's button at least 32 px wide: a touch target (WCAG 2.5.8).
+          sx={{ flexWrap: 'wrap', '& .MuiToggleButton-root': { minWidth: 32 } }}
         >
           {pages.map((p, i) => (
             <ToggleButton key={p._id} value={i} aria-label={t('reviews.answer.page', { n: i + 1 })}>
