@@ -41,7 +41,7 @@ const STUDENTS = [
 describe.skipIf(!hasChromium)("the olympiad's rules in the browser", () => {
   let podium: Podium;
   let browser: Browser;
-  const ids = { examId: '', editionId: '', phaseId: '' };
+  const ids = { examId: '', editionId: '', phaseId: '', testId: '' };
   const phaseUrl = () => `/examene/${ids.examId}/editii/${ids.editionId}/phases/${ids.phaseId}`;
 
   beforeAll(async () => {
@@ -70,6 +70,7 @@ describe.skipIf(!hasChromium)("the olympiad's rules in the browser", () => {
       name: 'Clasa a VII-a',
       items: [{ score: 7 }, { score: 7 }, { score: 7 }],
     });
+    ids.testId = test.id;
     for (const s of STUDENTS) {
       const { id } = await podium.createUser({
         email: `${s.given.toLowerCase()}@example.ro`,
@@ -259,4 +260,82 @@ describe.skipIf(!hasChromium)("the olympiad's rules in the browser", () => {
     },
     LONG,
   );
+  it(
+    "lets an admin set a sector, filters the phase's students by it, shows it in the test's list",
+    async () => {
+      // After the profile test Dan is in sector 3; an admin moves him to sector 4.
+      const page = await signIn('ro');
+      await page.goto(`${podium.baseUrl}/elevi`);
+      await page.getByRole('button', { name: 'Sectorul lui Elev Dan' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sectorul elevului' });
+      await dialog.getByRole('combobox', { name: 'Sector' }).click();
+      await page.getByRole('option', { name: 'Sectorul 4', exact: true }).click();
+      await shot(page, 'olympiad-rules-admin-sector-ro', { fullPage: false });
+      await dialog.getByRole('button', { name: 'Salvează sectorul' }).click();
+      await eventually(() => dialog.count()).toBe(0);
+      await eventually(async () => {
+        const [dan] = await podium.db
+          .select({ sector: users.bucharestSector })
+          .from(users)
+          .where(eq(users.email, 'dan@example.ro'));
+        return dan?.sector;
+      }).toBe(4);
+      // Only Bucharest students have the button.
+      await expect(
+        page.getByRole('button', { name: 'Sectorul lui Elev Eva' }).count(),
+      ).resolves.toBe(0);
+
+      await page.goto(`${podium.baseUrl}${phaseUrl()}`);
+      const filters = page.getByRole('region', { name: 'Filtrele elevilor' });
+      await eventually(() => page.getByText('București, sectorul 4').count()).toBe(1);
+      await expect(filters.getByRole('combobox', { name: 'Sector' }).count()).resolves.toBe(0);
+      const pick = async (label: string, option: string) => {
+        await filters.getByRole('combobox', { name: label }).click();
+        await page.getByRole('option', { name: option, exact: true }).click();
+        await eventually(() => page.getByRole('listbox').count()).toBe(0);
+      };
+      await pick('Județ', 'București');
+      await pick('Sector', 'Sectorul 1');
+      const table = page.getByRole('table', { name: 'Elevii etapei' });
+      const given = /\b(Ana|Bia|Cip|Dan|Eva|Fil)\b/;
+      await eventually(async () =>
+        (await table.locator('tbody tr').allInnerTexts()).map((r) => given.exec(r)?.[1]).sort(),
+      ).toEqual(['Ana', 'Bia']);
+      await shot(page, 'olympiad-rules-phase-sector-filter-ro');
+
+      await page.goto(`${podium.baseUrl}${phaseUrl()}/test/${ids.testId}`);
+      await eventually(() => page.getByText('București, sectorul 2').count()).toBe(1);
+      await shot(page, 'olympiad-rules-test-students-ro');
+      await page.context().close();
+    },
+    LONG,
+  );
+
+  for (const lang of ['ro', 'en'] as const) {
+    it(
+      `says on the help page what the presets do (${lang})`,
+      async () => {
+        const page = await signIn(lang);
+        await page.goto(`${podium.baseUrl}/ajutor`);
+        const question =
+          lang === 'ro'
+            ? 'Ce fac regulile olimpiadei din pagina „Calificare și premii”?'
+            : 'What do the olympiad rule sets on the "Qualification and prizes" page do?';
+        await page.getByRole('button', { name: question }).click();
+        const answer = page.getByText(
+          lang === 'ro' ? 'Modelele sunt fixe' : 'The rule sets are fixed',
+          { exact: false },
+        );
+        await eventually(() => answer.isVisible()).toBe(true);
+        const text = await answer.innerText();
+        expect(text).toContain(
+          lang === 'ro' ? 'sectoare ale Bucureștiului' : "Bucharest's six sectors",
+        );
+        expect(text).toContain(lang === 'ro' ? 'lista „Elevi”' : 'the Students list');
+        await shot(page, `olympiad-rules-help-${lang}`);
+        await page.context().close();
+      },
+      LONG,
+    );
+  }
 });

@@ -102,4 +102,13 @@ export const BUCHAREST = 'București' satisfies County;
 export const BUCHAREST_SECTORS = [1, 2, 3, 4, 5, 6] as const;
 export type BucharestSector = (typeof BUCHAREST_SECTORS)[number];
 
+/**
+ * A spreadsheet's "Sector" cell (the files are read in Romanian): the sector's number, a note
+ * that a Bucharest student's is missing, so an organiser can complete it, or empty elsewhere.
+ */
+export function sectorCell(county: string | null, sector: number | null): number | string | null {
+  if (sector !== null) return sector;
+  return county === BUCHAREST ? 'necompletat' : null;
+}
+
 export const DISCIPLINES = ['Matematică', 'Informatică'] as const;

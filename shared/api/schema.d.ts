@@ -800,7 +800,7 @@ export interface paths {
         };
         /**
          * A phase's students with their results
-         * @description LoopBack `filter`: where on familyName, givenName (like/ilike/regexp), familyNameNormalized, givenNameNormalized, studentCounty, studentGrade, studentCentre, school, status ('admitted', 'rejected' or null); order default `givenName ASC`. Without a `studentGrade` condition the exam's first grade applies; `studentGrade: ""` means every grade. Coordinators see only their own students.
+         * @description LoopBack `filter`: where on familyName, givenName (like/ilike/regexp), familyNameNormalized, givenNameNormalized, studentCounty, studentSector (Bucharest, 1–6 or null), studentGrade, studentCentre, school, status ('admitted', 'rejected' or null); order default `givenName ASC`. Without a `studentGrade` condition the exam's first grade applies; `studentGrade: ""` means every grade. Coordinators see only their own students.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -894,7 +894,7 @@ export interface paths {
         };
         /**
          * An edition's students
-         * @description LoopBack `filter`: where on familyName, givenName, *Normalized, email, studentCounty, city, school, studentGrade, studentCentre, teacherRef, cmsUsername, createdAt; order default `familyName ASC`. Coordinators see their own students.
+         * @description LoopBack `filter`: where on familyName, givenName, *Normalized, email, studentCounty, studentSector (Bucharest, 1–6 or null), city, school,  studentGrade, studentCentre, teacherRef, cmsUsername, createdAt; order default `familyName ASC`. Coordinators see their own students.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -2226,7 +2226,7 @@ export interface paths {
         get: operations["getExamEditionPhaseAppeal"];
         /**
          * An appeal reviewer's mark
-         * @description By teachers of the question who did not mark the answer the first time. The result is final and may be lower; under the phase's appealMinPoints it keeps the original.
+         * @description By teachers of the question who did not mark the answer the first time. The result is final and may be lower; when the student's re-marked items of the test together move the paper by less than the phase's appealMinPoints, each keeps its original.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -3127,7 +3127,7 @@ export interface paths {
         };
         /**
          * A test's students with their status and score
-         * @description The phase's students whose grade is one of the test's. LoopBack `filter`: where on familyName, givenName, familyNameNormalized, givenNameNormalized (like/ilike/regexp), studentCounty, studentGrade, school, studentCentre, status ('not_started', 'in_progress', 'finished' for online tests; 'not_started', 'uploaded' for hybrid ones), score, answeredItems, fileCount; order default `givenName ASC`. Coordinators see only their own students. Hybrid scores stay null until marking.
+         * @description The phase's students whose grade is one of the test's. LoopBack `filter`: where on familyName, givenName, familyNameNormalized, givenNameNormalized (like/ilike/regexp), studentCounty, studentSector (Bucharest, 1–6 or null), studentGrade,  school, studentCentre, status ('not_started', 'in_progress', 'finished' for online tests; 'not_started', 'uploaded' for hybrid ones), score, answeredItems, fileCount; order default `givenName ASC`. Coordinators see only their own students. Hybrid scores stay null until marking.
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -11174,7 +11174,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable), `givenNameNormalized` (string, sortable), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `studentCentre` (string, sortable), `school` (string, sortable), `status` (string, sortable), `total` (number, sortable), `awaitingItems` (number, sortable). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `givenName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable), `givenNameNormalized` (string, sortable), `studentCounty` (string, sortable), `studentSector` (number, sortable), `studentGrade` (number, sortable), `studentCentre` (string, sortable), `school` (string, sortable), `status` (string, sortable), `total` (number, sortable), `awaitingItems` (number, sortable). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `givenName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"familyName":{"like":"a%","options":"i"}},"order":"givenName ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -11205,6 +11205,7 @@ export interface operations {
                      *         "familyName": "Popescu",
                      *         "givenName": "Ana",
                      *         "studentCounty": "Cluj",
+                     *         "studentSector": 1,
                      *         "studentGrade": 1,
                      *         "studentCentre": "Cluj-Napoca",
                      *         "school": "Colegiul Național „Emil Racoviță”",
@@ -11225,6 +11226,7 @@ export interface operations {
                         studentCounty?: string | null;
                         studentGrade?: number | null;
                         studentId: string;
+                        studentSector?: number | null;
                         total?: number | null;
                     }[];
                 };
@@ -11950,7 +11952,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable), `givenNameNormalized` (string, sortable), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `studentCentre` (string, sortable), `school` (string, sortable), `status` (string, sortable), `total` (number, sortable), `awaitingItems` (number, sortable). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable), `givenNameNormalized` (string, sortable), `studentCounty` (string, sortable), `studentSector` (number, sortable), `studentGrade` (number, sortable), `studentCentre` (string, sortable), `school` (string, sortable), `status` (string, sortable), `total` (number, sortable), `awaitingItems` (number, sortable). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"familyName":{"like":"a%","options":"i"}}
                  */
                 where?: string;
@@ -12088,7 +12090,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable), `givenNameNormalized` (string, sortable), `email` (string, sortable), `studentCounty` (string, sortable), `city` (string, sortable), `school` (string, sortable), `studentGrade` (number, sortable), `studentCentre` (string, sortable), `teacherRef` (uuid, sortable), `cmsUsername` (string, sortable), `createdAt` (date-time, sortable). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable), `givenNameNormalized` (string, sortable), `email` (string, sortable), `studentCounty` (string, sortable), `studentSector` (number, sortable), `city` (string, sortable), `school` (string, sortable), `studentGrade` (number, sortable), `studentCentre` (string, sortable), `teacherRef` (uuid, sortable), `cmsUsername` (string, sortable), `createdAt` (date-time, sortable). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `familyName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"familyName":{"like":"a%","options":"i"}},"order":"familyName ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -12118,6 +12120,7 @@ export interface operations {
                      *         "givenName": "Ana",
                      *         "email": "ana.popescu@example.ro",
                      *         "studentCounty": "Cluj",
+                     *         "studentSector": 1,
                      *         "city": "Cluj-Napoca",
                      *         "school": "Colegiul Național „Emil Racoviță”",
                      *         "studentGrade": 1,
@@ -12140,6 +12143,7 @@ export interface operations {
                         studentCounty?: string | null;
                         studentGrade?: number | null;
                         studentId: string;
+                        studentSector?: number | null;
                         teacherRef?: string | null;
                     }[];
                 };
@@ -12967,7 +12971,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable), `givenNameNormalized` (string, sortable), `email` (string, sortable), `studentCounty` (string, sortable), `city` (string, sortable), `school` (string, sortable), `studentGrade` (number, sortable), `studentCentre` (string, sortable), `teacherRef` (uuid, sortable), `cmsUsername` (string, sortable), `createdAt` (date-time, sortable). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable), `givenNameNormalized` (string, sortable), `email` (string, sortable), `studentCounty` (string, sortable), `studentSector` (number, sortable), `city` (string, sortable), `school` (string, sortable), `studentGrade` (number, sortable), `studentCentre` (string, sortable), `teacherRef` (uuid, sortable), `cmsUsername` (string, sortable), `createdAt` (date-time, sortable). Operators by type: uuid, number, date-time: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"familyName":{"like":"a%","options":"i"}}
                  */
                 where?: string;
@@ -33901,7 +33905,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `studentCentre` (string, sortable), `status` (string, sortable), `score` (number, sortable), `awaitingItems` (number, sortable), `answeredItems` (number, sortable), `fileCount` (number, sortable). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `givenName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description A LoopBack filter as JSON text, with the keys `where`, `limit`, `skip`, `offset`, `order`, `fields`. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentSector` (number, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `studentCentre` (string, sortable), `status` (string, sortable), `score` (number, sortable), `awaitingItems` (number, sortable), `answeredItems` (number, sortable), `fileCount` (number, sortable). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. `order`: `"field ASC|DESC"`, comma-separated or a list, at most 10 sortable fields (default `givenName ASC`). `limit`: 1 to 1,000, default 100; `skip` (or `offset`) at most 10,000,000. `fields`: a list of field names or `{name: true|false}`. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"where":{"familyName":{"like":"a%","options":"i"}},"order":"givenName ASC","limit":10,"skip":0}
                  */
                 filter?: string;
@@ -33934,6 +33938,7 @@ export interface operations {
                      *         "familyName": "Popescu",
                      *         "givenName": "Ana",
                      *         "studentCounty": "Cluj",
+                     *         "studentSector": 1,
                      *         "studentGrade": 1,
                      *         "school": "Colegiul Național „Emil Racoviță”",
                      *         "studentCentre": "Cluj-Napoca",
@@ -33959,6 +33964,7 @@ export interface operations {
                         studentCounty?: string | null;
                         studentGrade?: number | null;
                         studentId: string;
+                        studentSector?: number | null;
                     }[];
                 };
             };
@@ -34692,7 +34698,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `studentCentre` (string, sortable), `status` (string, sortable), `score` (number, sortable), `awaitingItems` (number, sortable), `answeredItems` (number, sortable), `fileCount` (number, sortable). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
+                 * @description The list's `where` as JSON text: only rows it matches are counted. Fields: `studentId` (uuid, sortable), `familyName` (string, sortable), `givenName` (string, sortable), `familyNameNormalized` (string, sortable, compared without case or diacritics), `givenNameNormalized` (string, sortable, compared without case or diacritics), `studentCounty` (string, sortable), `studentSector` (number, sortable), `studentGrade` (number, sortable), `school` (string, sortable), `studentCentre` (string, sortable), `status` (string, sortable), `score` (number, sortable), `awaitingItems` (number, sortable), `answeredItems` (number, sortable), `fileCount` (number, sortable). Operators by type: uuid, number: eq, neq, gt, gte, lt, lte, between, inq, nin, exists; string: eq, neq, gt, gte, lt, lte, between, inq, nin, exists, like, nlike, ilike, nilike, regexp. `where` is `{field: value}` (equal; `null` for no value) or `{field: {operator: value}}`, several fields and-ed, `and`/`or` lists nested at most 8 deep. `like` patterns use `%` and `_`; `options: "i"` beside `like`, `nlike` or `regexp` ignores case; `between` takes two values, `inq`/`nin` a list, `exists` true or false. Limits: at most 100,000 characters of JSON, 200 conditions and 5,000 values, 1,000 in one `inq`/`nin`, 20 patterns (`like`, `regexp`); a `regexp` at most 200 characters, within a cost budget (nested or overlapping repetition and back-references are refused). A field, operator, value or key the list does not understand is 400 VALIDATION_FAILED with its path, never ignored.
                  * @example {"familyName":{"like":"a%","options":"i"}}
                  */
                 where?: string;

@@ -162,6 +162,8 @@ export const phaseStudentSchema = z.object({
   familyName: z.string().nullable(),
   givenName: z.string().nullable(),
   studentCounty: z.string().nullable(),
+  /** Bucharest's sector (1–6) of a student living there; null elsewhere or not set yet. */
+  studentSector: z.number().nullable(),
   studentGrade: z.number().nullable(),
   studentCentre: z.string().nullable(),
   school: z.string().nullable(),
@@ -184,6 +186,8 @@ export const editionStudentSchema = z.object({
   givenName: z.string().nullable(),
   email: z.string(),
   studentCounty: z.string().nullable(),
+  /** Bucharest's sector (1–6) of a student living there; null elsewhere or not set yet. */
+  studentSector: z.number().nullable(),
   city: z.string().nullable(),
   school: z.string().nullable(),
   studentGrade: z.number().nullable(),

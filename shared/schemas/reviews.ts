@@ -81,8 +81,8 @@ import { RESULT_STATES, SCORE_CHANGE_CAUSES } from './results.js';
  *   who did not mark it the first time (nor are the student's coordinating teacher), with the
  *   same threshold and a mediator who did not mark it either; the result is final and may be
  *   lower, but stays the original when the paper's score would move by less than the phase's
- *   `appealMinPoints` (only the appealed item is marked again, so the paper moves by what the
- *   item moves). An item scored from the key (or with nothing handed in) goes to the
+ *   `appealMinPoints`: the student's re-marked items of one test are summed (a second appeal
+ *   on the paper may turn the first one's outcome either way). An item scored from the key (or with nothing handed in) goes to the
  *   exam's admins (`COMMITTEE_ITEMS`): they correct the key (preview, then apply: every
  *   attempt rescored in one transaction) or close it with a decision.
  * - Every mark, mediation, decision and key fix is an audit event; a final score that changes

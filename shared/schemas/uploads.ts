@@ -172,6 +172,8 @@ export const testStudentSchema = z.object({
   familyName: z.string().nullable(),
   givenName: z.string().nullable(),
   studentCounty: z.string().nullable(),
+  /** Bucharest's sector (1–6) of a student living there; null elsewhere or not set yet. */
+  studentSector: z.number().nullable(),
   studentGrade: z.number().nullable(),
   school: z.string().nullable(),
   studentCentre: z.string().nullable(),

@@ -36,7 +36,7 @@ export function enrolmentRoutes(app: FastifyInstance, { enrolment }: ExamMgmt) {
         summary: "An edition's students",
         description:
           'LoopBack `filter`: where on familyName, givenName, *Normalized, email, ' +
-          'studentCounty, city, school, studentGrade, studentCentre, teacherRef, cmsUsername, ' +
+          'studentCounty, studentSector (Bucharest, 1–6 or null), city, school,  studentGrade, studentCentre, teacherRef, cmsUsername, ' +
           'createdAt; order default `familyName ASC`. Coordinators see their own students.',
         params: editionParams,
         querystring: filterQuerySchema,

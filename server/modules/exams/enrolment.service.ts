@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import ExcelJS from 'exceljs';
+import { sectorCell } from '../../../shared/constants.js';
 import type {
   BulkEnrolResult,
   Count,
@@ -370,9 +371,14 @@ export function enrolmentService({ db, clock }: EnrolmentDeps) {
         { header: 'Centru de examen', key: 'studentCentre', width: 24 },
         { header: 'Utilizator', key: 'username', width: 14 },
         { header: 'Parolă', key: 'password', width: 14 },
+        // Last, so the columns before keep their places: Bucharest's sector, or that it is
+        // missing (the sectors count as counties in the olympiad's rules).
+        { header: 'Sector', key: 'sector', width: 14 },
       ];
       sheet.getRow(1).font = { bold: true };
-      for (const row of rows) sheet.addRow(row);
+      for (const { bucharestSector, ...row } of rows) {
+        sheet.addRow({ ...row, sector: sectorCell(row.county, bucharestSector) });
+      }
       const content = Buffer.from(await book.xlsx.writeBuffer());
       return { filename: `download-cms-${romanianDate(clock.now())}.xlsx`, content };
     },

@@ -85,6 +85,7 @@ describe('GET …/phases/{phaseId}/students', () => {
       familyName: 'Țurcanu',
       givenName: 'Ana',
       studentCounty: 'Iași',
+      studentSector: null,
       studentGrade: 5,
       studentCentre: null,
       school: 'Colegiul Național „Emil Racoviță”',

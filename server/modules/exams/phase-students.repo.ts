@@ -36,6 +36,7 @@ export const phaseStudentsResource: ListResource = {
     familyNameNormalized: { column: users.familyNameNormalized, type: 'string' },
     givenNameNormalized: { column: users.givenNameNormalized, type: 'string' },
     studentCounty: { column: users.county, type: 'string' },
+    studentSector: { column: users.bucharestSector, type: 'number' },
     studentGrade: { column: gradeSql, type: 'number' },
     studentCentre: { column: editionStudents.studentCentre, type: 'string' },
     school: { column: users.school, type: 'string' },
@@ -52,6 +53,7 @@ export type PhaseStudentRow = {
   familyName: string | null;
   givenName: string | null;
   studentCounty: string | null;
+  studentSector: number | null;
   studentGrade: number | null;
   studentCentre: string | null;
   school: string | null;
@@ -79,6 +81,7 @@ const rowFields = {
   familyName: users.familyName,
   givenName: users.givenName,
   studentCounty: users.county,
+  studentSector: users.bucharestSector,
   studentGrade: gradeSql,
   studentCentre: editionStudents.studentCentre,
   school: users.school,

@@ -40,7 +40,8 @@ export function phaseStudentsRoutes(app: FastifyInstance, { phaseStudents }: Exa
         summary: "A phase's students with their results",
         description:
           'LoopBack `filter`: where on familyName, givenName (like/ilike/regexp), ' +
-          'familyNameNormalized, givenNameNormalized, studentCounty, studentGrade, ' +
+          'familyNameNormalized, givenNameNormalized, studentCounty, studentSector (Bucharest, 1–6 or ' +
+          'null), studentGrade, ' +
           "studentCentre, school, status ('admitted', 'rejected' or null); order default " +
           "`givenName ASC`. Without a `studentGrade` condition the exam's first grade applies; " +
           '`studentGrade: ""` means every grade. Coordinators see only their own students.',

@@ -1,4 +1,4 @@
-import { BUCHAREST, GRADE_ABSOLVENT } from '../../../shared/constants.js';
+import { GRADE_ABSOLVENT, sectorCell } from '../../../shared/constants.js';
 import {
   PRIZE_DOCUMENT_NAMES,
   RANKING_CSV_COLUMNS,
@@ -122,12 +122,7 @@ export function csvLine(row: RankedRow, scoreState: ResultState): string {
     givenName: row.givenName,
     studentGrade: row.studentGrade === GRADE_ABSOLVENT ? 'Absolvent' : row.studentGrade,
     studentCounty: row.studentCounty,
-    studentSector:
-      row.studentSector !== null
-        ? row.studentSector
-        : row.studentCounty === BUCHAREST
-          ? 'necompletat'
-          : null,
+    studentSector: sectorCell(row.studentCounty, row.studentSector),
     school: row.school,
     total: row.total,
     scoreState: CSV_STATES[scoreState],

@@ -12,6 +12,9 @@ import type { RulePreset, RulePresetId } from '../../../shared/schemas/rankings.
  *   III and mentions for 15% of the grade's students (rounded up), in ranking order, equal
  *   scores getting the same distinction.
  * Both keep ties shared: the regulations quoted break none by the problems' marks.
+ *
+ * Fixed on purpose: they are the published regulations, so no route edits them; a phase takes a
+ * copy into its own rules (`PUT …/rules`), which the phase's organisers may then change.
  */
 export const RULE_PRESETS: Record<RulePresetId, RulePreset> = {
   county_to_national: {

@@ -102,15 +102,34 @@ export const answerOf = (row: repo.EntryRow | repo.AppealRow): MarkedAnswer => (
 });
 
 /**
- * Where an appeal's marking comes to: the re-marked score stands when the paper moves by at
- * least `minPoints` (only the appealed item is marked again, so the paper moves by what the
- * item moves), else the original stays. Compared in hundredths, as marks are kept.
+ * Where an appeal's marking comes to, alone on its paper: the re-marked score stands when the
+ * paper moves by at least `minPoints`, else the original stays. Compared in hundredths, as marks
+ * are kept. A paper with several re-marked items is settled by `paperAppealOutcome`.
  */
 export function appealOutcome(original: number, result: number, minPoints: number) {
-  const minCents = Math.round(minPoints * 100);
-  const diff = Math.abs(Math.round(result * 100) - Math.round(original * 100));
-  if (diff === 0 || diff < minCents) return { outcome: 'kept' as const, final: original };
-  return { outcome: 'changed' as const, final: result };
+  const [only] = paperAppealOutcome([{ id: '', original, result }], minPoints);
+  return { outcome: only?.outcome ?? ('kept' as const), final: only?.final ?? original };
+}
+
+export type RemarkedItem = { id: string; original: number; result: number };
+
+/**
+ * The threshold is on the whole paper (shared/GLOSSARY.md, "Appeals with a threshold"): the
+ * re-marked items of one student's test move the paper by the sum of their changes. When that
+ * sum is at least `minPoints` either way, every re-marked item takes its new score; under it,
+ * every one keeps its original (two changes that cancel out leave the paper as it was). With no
+ * threshold (0) each item takes its new score. Compared in hundredths, as marks are kept.
+ */
+export function paperAppealOutcome(items: readonly RemarkedItem[], minPoints: number) {
+  const cents = (n: number) => Math.round(n * 100);
+  const minCents = cents(minPoints);
+  const moved = items.reduce((sum, i) => sum + cents(i.result) - cents(i.original), 0);
+  const stands = minCents <= 0 || Math.abs(moved) >= minCents;
+  return items.map((i) => {
+    const final = stands ? i.result : i.original;
+    const outcome = cents(final) === cents(i.original) ? ('kept' as const) : ('changed' as const);
+    return { id: i.id, outcome, final };
+  });
 }
 
 /** The pieces the use cases share, bound to the service's dependencies. */
@@ -275,7 +294,12 @@ export function reviewsContext(deps: ReviewsDeps) {
     return before;
   }
 
-  /** An appeal's marking settled at `result`: the final score recorded if it moved enough. */
+  /**
+   * An appeal's marking settled at `result`. The threshold is on the paper: this item and the
+   * student's other re-marked items of the same test, settled before, are weighed together
+   * (paperAppealOutcome), and any of those whose final score that turns is rewritten with it.
+   * One paper at a time (an advisory lock), so two appeals settling together both count.
+   */
   async function resolveRemark(
     tx: Db,
     row: repo.AppealRow,
@@ -284,9 +308,41 @@ export function reviewsContext(deps: ReviewsDeps) {
     by: string,
     at: Date,
   ) {
+    await repo.lockPaperAppeals(tx, row.testId, row.studentId);
+    const others = (await repo.findStudentAppeals(tx, row.testId, row.studentId)).filter(
+      (a) =>
+        a.id !== row.id && a.kind === 'remark' && a.status === 'resolved' && a.resultScore !== null,
+    );
     const original = Number(row.originalScore ?? 0);
-    const { outcome, final } = appealOutcome(original, result, scope.settings.appealMinPoints);
+    const paper = paperAppealOutcome(
+      [
+        { id: row.id, original, result },
+        ...others.map((a) => ({
+          id: a.id,
+          original: Number(a.originalScore ?? 0),
+          result: Number(a.resultScore),
+        })),
+      ],
+      scope.settings.appealMinPoints,
+    );
+    const [mine, ...theirs] = paper;
+    const { outcome, final } = mine ?? { outcome: 'kept' as const, final: original };
     if (outcome === 'changed') await recordFinal(tx, answerOf(row), final, 'appealed', at);
+    for (const [i, other] of others.entries()) {
+      const next = theirs[i];
+      if (!next || Number(other.finalScore) === next.final) continue;
+      // The paper's sum turned: the earlier appeal's item takes its new final score.
+      await recordFinal(tx, answerOf(other), next.final, 'appealed', at);
+      await repo.updateAppeal(tx, other.id, { finalScore: next.final, outcome: next.outcome });
+      await appendAudit(tx, {
+        actorId: by,
+        action: 'appeal.resolved',
+        entityType: 'review_appeal',
+        entityId: other.id,
+        before: { score: Number(other.finalScore) },
+        after: { score: next.final, result: Number(other.resultScore), outcome: next.outcome },
+      });
+    }
     await appendAudit(tx, {
       actorId: by,
       action: 'appeal.resolved',

@@ -634,6 +634,13 @@ export async function updateAppeal(db: Db, id: string, patch: Partial<AppealRow>
   return row;
 }
 
+/** Holds one student's paper (test) for the transaction while its appeals are weighed. */
+export async function lockPaperAppeals(db: Db, testId: string, studentId: string) {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtext(${`paper-appeals:${testId}:${studentId}`}))`,
+  );
+}
+
 export async function findStudentAppeals(db: Db, testId: string, studentId: string) {
   return db
     .select()

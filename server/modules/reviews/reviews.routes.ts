@@ -356,8 +356,9 @@ export function reviewsRoutes(reviews: ReviewsService) {
           summary: "An appeal reviewer's mark",
           description:
             'By teachers of the question who did not mark the answer the first time. The ' +
-            "result is final and may be lower; under the phase's appealMinPoints it keeps " +
-            'the original.',
+            "result is final and may be lower; when the student's re-marked items of the test " +
+            "together move the paper by less than the phase's appealMinPoints, each keeps " +
+            'its original.',
           params: reviewParams,
           body: markInputSchema,
           response: { 200: contestationEntrySchema },

@@ -90,6 +90,7 @@ describe('GET …/tests/{testId}/students', () => {
       familyName: 'Țurcanu',
       givenName: 'Ana',
       studentCounty: 'Cluj',
+      studentSector: null,
       studentGrade: 7,
       school: 'Colegiul Național „Emil Racoviță”',
       studentCentre: null,

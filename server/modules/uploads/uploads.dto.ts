@@ -55,6 +55,7 @@ export function toTestStudentDto(row: TestStudentRow): TestStudent {
     familyName: row.familyName,
     givenName: row.givenName,
     studentCounty: row.studentCounty,
+    studentSector: row.studentSector,
     studentGrade: row.studentGrade,
     school: row.school,
     studentCentre: row.studentCentre,

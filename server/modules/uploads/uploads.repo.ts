@@ -151,6 +151,7 @@ export function testStudentsResource(test: TestRef): ListResource {
       familyNameNormalized: { column: users.familyNameNormalized, type: 'string', fold: 'name' },
       givenNameNormalized: { column: users.givenNameNormalized, type: 'string', fold: 'name' },
       studentCounty: { column: users.county, type: 'string' },
+      studentSector: { column: users.bucharestSector, type: 'number' },
       studentGrade: { column: gradeSql, type: 'number' },
       school: { column: users.school, type: 'string' },
       studentCentre: { column: editionStudents.studentCentre, type: 'string' },
@@ -170,6 +171,7 @@ export type TestStudentRow = {
   familyName: string | null;
   givenName: string | null;
   studentCounty: string | null;
+  studentSector: number | null;
   studentGrade: number | null;
   school: string | null;
   studentCentre: string | null;
@@ -188,6 +190,7 @@ function studentColumns(test: TestRef) {
     familyName: users.familyName,
     givenName: users.givenName,
     studentCounty: users.county,
+    studentSector: users.bucharestSector,
     studentGrade: gradeSql,
     school: users.school,
     studentCentre: editionStudents.studentCentre,

@@ -107,7 +107,7 @@ export const uploadsRoutes =
           description:
             "The phase's students whose grade is one of the test's. LoopBack `filter`: where " +
             'on familyName, givenName, familyNameNormalized, givenNameNormalized (like/ilike/' +
-            'regexp), studentCounty, studentGrade, school, studentCentre, status ' +
+            'regexp), studentCounty, studentSector (Bucharest, 1–6 or null), studentGrade,  school, studentCentre, status ' +
             "('not_started', 'in_progress', 'finished' for online tests; 'not_started', " +
             "'uploaded' for hybrid ones), score, answeredItems, fileCount; order default " +
             '`givenName ASC`. Coordinators see only their own students. Hybrid scores stay ' +

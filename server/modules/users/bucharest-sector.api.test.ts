@@ -1,8 +1,11 @@
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUCHAREST } from '../../../shared/constants.js';
+import { makeEnrolment } from '../../db/factories.js';
 import { users } from '../../db/schema.js';
 import { buildTestApp, errorCode, type TestApp } from '../../test/app.js';
+import { smallCompetition } from '../../test/competition.js';
 
 // A Bucharest student's sector: asked at sign-up, kept on the profile, shown, filtered and
 // exported to their teachers and admins, "not set" for the students from before.
@@ -132,5 +135,77 @@ describe("a Bucharest student's sector", () => {
       ['București', 'necompletat'],
       ['Cluj', null],
     ]);
+  });
+});
+
+describe("a Bucharest student's sector in a competition's lists", () => {
+  it('shows and filters in the edition, phase and test lists, and goes in the CMS file', async () => {
+    const c = await smallCompetition(t);
+    const db = t.database.db;
+    const enrol = async (givenName: string, county: string, sector: number | null) => {
+      const u = await t.createUser({ givenName, county, grade: 5 });
+      await db.update(users).set({ bucharestSector: sector }).where(eq(users.id, u.id));
+      await makeEnrolment(db, {
+        editionId: c.edition.id,
+        studentId: u.id,
+        grade: 5,
+        phaseIds: [c.online.id, c.hybrid.id],
+      });
+      return u.id;
+    };
+    const three = await enrol('Sectorul3', 'București', 3);
+    const unset = await enrol('Farasector', 'București', null);
+    const headers = c.admin.headers;
+    const edition = `/exam-mgmt/exams/${c.exam.id}/editions/${c.edition.id}`;
+    const lists = [
+      `${edition}/students`,
+      `/exam-mgmt${c.phasePath(c.hybrid.id)}/students`,
+      `/upload-mgmt${c.phasePath(c.hybrid.id)}/tests/${c.hybridTest.id}/students`,
+    ];
+    for (const url of lists) {
+      const rows = async (where: object) => {
+        const res = await call('GET', `${url}?filter=${json({ where })}`, headers);
+        expect(res.statusCode, `${url} ${res.body}`).toBe(200);
+        return (res.json() as { studentId: string; studentSector: number | null }[])
+          .map((r) => [r.studentId, r.studentSector])
+          .sort();
+      };
+      expect(await rows({ studentSector: 3 }), url).toEqual([[three, 3]]);
+      expect(await rows({ studentCounty: 'București', studentSector: null }), url).toEqual([
+        [unset, null],
+      ]);
+      expect(await rows({ studentCounty: BUCHAREST }), url).toHaveLength(2);
+      const bad = await call(
+        'GET',
+        `${url}?filter=${json({ where: { studentSector: 'x' } })}`,
+        headers,
+      );
+      expect(bad.statusCode, url).toBe(400);
+    }
+
+    const sheet = await call('GET', `${edition}/students/credentials`, headers);
+    expect(sheet.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(sheet.rawPayload as unknown as ArrayBuffer);
+    const rows: unknown[][] = [];
+    workbook.worksheets[0]?.eachRow((row) => {
+      rows.push((row.values as unknown[]).slice(1));
+    });
+    // A column added at the end: the judge's columns before it keep their places.
+    expect(rows[0]).toEqual([
+      'Nume',
+      'Prenume',
+      'E-mail',
+      'Județ',
+      'Școala',
+      'Clasa',
+      'Centru de examen',
+      'Utilizator',
+      'Parolă',
+      'Sector',
+    ]);
+    const byName = new Map(rows.slice(1).map((r) => [r[1], r[9] ?? null]));
+    expect(byName.get('Sectorul3')).toBe(3);
+    expect(byName.get('Farasector')).toBe('necompletat');
   });
 });

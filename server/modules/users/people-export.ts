@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { BUCHAREST, GRADE_ABSOLVENT } from '../../../shared/constants.js';
+import { GRADE_ABSOLVENT, sectorCell } from '../../../shared/constants.js';
 import type { StudentExportRow } from './students.repo.js';
 import type { TeacherRow } from './teachers.repo.js';
 
@@ -39,12 +39,7 @@ export const STUDENT_COLUMNS: Column<StudentExportRow>[] = [
   {
     header: 'Sector',
     width: 14,
-    value: (r) =>
-      r.bucharestSector !== null
-        ? r.bucharestSector
-        : r.county === BUCHAREST
-          ? 'necompletat'
-          : null,
+    value: (r) => sectorCell(r.county, r.bucharestSector),
   },
 ];
 

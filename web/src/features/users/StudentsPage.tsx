@@ -38,6 +38,7 @@ import { DeleteButton } from './components/DeleteButton.js';
 import { DeletePersonDialog } from './components/DeletePersonDialog.js';
 import { EmailText } from './components/EmailText.js';
 import { ListHeader } from './components/ListHeader.js';
+import { SectorButton, SectorDialog } from './components/SectorDialog.js';
 import { StateChip } from './components/StateChip.js';
 import { StateSelect } from './components/StateSelect.js';
 import { TeacherPicker } from './components/TeacherPicker.js';
@@ -116,6 +117,7 @@ export function StudentsPage() {
   const download = useDownloadStudents();
   const [toDelete, setToDelete] = useState<Person | null>(null);
   const [toTeacher, setToTeacher] = useState<Person | null>(null);
+  const [toPlace, setToPlace] = useState<Person | null>(null);
 
   const rows = students.data;
   // The server lets admins and a student's own coordinating teacher act on them (a teacher
@@ -324,6 +326,9 @@ export function StudentsPage() {
           }
           rowActions={(p) => (
             <>
+              {isAdmin && p.county === BUCHAREST && (
+                <SectorButton name={fullName(p)} onClick={() => setToPlace(p)} />
+              )}
               {isAdmin && (
                 <AccountTypeButton
                   name={fullName(p)}
@@ -345,6 +350,7 @@ export function StudentsPage() {
       {isAdmin && (
         <AccountTypeDialog person={toTeacher} to="teacher" onClose={() => setToTeacher(null)} />
       )}
+      {isAdmin && <SectorDialog person={toPlace} onClose={() => setToPlace(null)} />}
     </Stack>
   );
 }

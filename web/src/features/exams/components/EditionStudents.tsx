@@ -4,10 +4,10 @@ import EditLocationAlt from '@mui/icons-material/EditLocationAlt';
 import GroupAdd from '@mui/icons-material/GroupAdd';
 import PersonAdd from '@mui/icons-material/PersonAdd';
 import School from '@mui/icons-material/School';
-import { Box, Button, IconButton, Paper, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Grid, IconButton, Paper, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { County } from '../../../../../shared/constants.js';
+import { BUCHAREST, type County } from '../../../../../shared/constants.js';
 import type { Edition, EditionStudent, Exam } from '../../../../../shared/schemas/exams.js';
 import { ConfirmDialog } from '../../../components/list/ConfirmDialog.js';
 import { type Column, PagedTable, pagedTableState } from '../../../components/list/PagedTable.js';
@@ -16,6 +16,11 @@ import { studentColumns } from '../../../components/list/student-columns.js';
 import { usePagedList } from '../../../components/list/use-paged-list.js';
 import { useSelection } from '../../../components/list/use-selection.js';
 import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list/where.js';
+import {
+  type SectorFilter,
+  SectorSelect,
+  sectorWhere,
+} from '../../../components/pickers/SectorSelect.js';
 import { useAuth } from '../../../lib/auth.js';
 import { saveBlob } from '../../../lib/download.js';
 import { useEditionStudentsCount } from '../api/count-edition-students.js';
@@ -31,12 +36,19 @@ import { AddStudentsDialog } from './AddStudentsDialog.js';
 import { SelectionBar } from './SelectionBar.js';
 import { type StudentChange, StudentChangeDialog } from './StudentChangeDialog.js';
 
-type Filters = { search: string; county: County | ''; grade: number | '' };
+type Filters = {
+  search: string;
+  county: County | '';
+  /** Only with București: one sector, or `none` for those whose sector is not set. */
+  sector: SectorFilter;
+  grade: number | '';
+};
 const NAME_FIELDS = ['familyNameNormalized', 'givenNameNormalized'];
 const toWhere = (f: Filters) =>
   andWhere(
     nameSearchWhere(f.search.toLowerCase(), NAME_FIELDS),
     equalsWhere('studentCounty', f.county),
+    f.county === BUCHAREST ? sectorWhere(f.sector, 'studentSector') : undefined,
     equalsWhere('studentGrade', f.grade),
   );
 
@@ -52,7 +64,7 @@ export function EditionStudents({ exam, edition }: { exam: Exam; edition: Editio
   const ids = { examId: exam._id, editionId: edition._id };
   const list = usePagedList<Filters>({
     defaultOrder: { field: 'familyName', direction: 'asc' },
-    initialFilters: { search: '', county: '', grade: '' },
+    initialFilters: { search: '', county: '', sector: '', grade: '' },
     toWhere,
   });
   const students = useEditionStudents(ids, list.filter);
@@ -207,7 +219,16 @@ export function EditionStudents({ exam, edition }: { exam: Exam; edition: Editio
         }}
         county={{ value: list.filters.county, onChange: (v) => list.setFilter('county', v) }}
         grade={{ value: list.filters.grade, onChange: (v) => list.setFilter('grade', v) }}
-      />
+      >
+        {list.filters.county === BUCHAREST && (
+          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
+            <SectorSelect
+              value={list.filters.sector}
+              onChange={(v) => list.setFilter('sector', v)}
+            />
+          </Grid>
+        )}
+      </StudentFilters>
       <Paper sx={{ p: { xs: 1, sm: 2 } }}>
         <PagedTable
           label={t('exams.students.title')}

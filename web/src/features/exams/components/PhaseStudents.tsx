@@ -2,7 +2,7 @@ import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
 import HighlightOff from '@mui/icons-material/HighlightOff';
 import { Button, Chip, Grid, Paper, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { County } from '../../../../../shared/constants.js';
+import { BUCHAREST, type County } from '../../../../../shared/constants.js';
 import type {
   Exam,
   Phase,
@@ -15,6 +15,11 @@ import { studentColumns } from '../../../components/list/student-columns.js';
 import { usePagedList } from '../../../components/list/use-paged-list.js';
 import { useSelection } from '../../../components/list/use-selection.js';
 import { andWhere, equalsWhere, nameSearchWhere } from '../../../components/list/where.js';
+import {
+  type SectorFilter,
+  SectorSelect,
+  sectorWhere,
+} from '../../../components/pickers/SectorSelect.js';
 import { SelectField } from '../../../components/pickers/select-field.js';
 import { formatTotal } from '../../../lib/scores.js';
 import { usePhaseStudentsCount } from '../api/count-phase-students.js';
@@ -31,6 +36,8 @@ import { SelectionBar } from './SelectionBar.js';
 type Filters = {
   search: string;
   county: County | '';
+  /** Only with București: one sector, or `none` for those whose sector is not set. */
+  sector: SectorFilter;
   grade: number | '';
   results: ResultsFilter;
 };
@@ -46,6 +53,7 @@ const toWhere = (f: Filters) =>
   andWhere(
     nameSearchWhere(f.search.toLowerCase(), NAME_FIELDS),
     equalsWhere('studentCounty', f.county),
+    f.county === BUCHAREST ? sectorWhere(f.sector, 'studentSector') : undefined,
     { studentGrade: f.grade },
     resultsWhere(f.results),
   );
@@ -58,7 +66,13 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
   const list = usePagedList<Filters>({
     defaultOrder: { field: 'givenName', direction: 'asc' },
     // SPEC.md §5: the grade filter starts on the exam's first grade.
-    initialFilters: { search: '', county: '', grade: exam.grades[0] ?? '', results: '' },
+    initialFilters: {
+      search: '',
+      county: '',
+      sector: '',
+      grade: exam.grades[0] ?? '',
+      results: '',
+    },
     toWhere,
   });
   const students = usePhaseStudents(ids, list.filter);
@@ -138,6 +152,14 @@ export function PhaseStudents({ exam, phase }: { exam: Exam; phase: Phase }) {
         }}
         spans={{ search: { xs: 12, lg: 6 }, picker: { xs: 12, sm: 4, lg: 2 } }}
       >
+        {list.filters.county === BUCHAREST && (
+          <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
+            <SectorSelect
+              value={list.filters.sector}
+              onChange={(v) => list.setFilter('sector', v)}
+            />
+          </Grid>
+        )}
         <Grid size={{ xs: 12, sm: 4, lg: 2 }}>
           <SelectField<Exclude<ResultsFilter, ''>>
             fullWidth
