@@ -1,6 +1,7 @@
-// `npx tsx bench/exam-day-profile.ts bench/results/CPU.….cpuprofile [top]`: where the server's
-// CPU went during an `npm run bench -- exam-day --profile` run — self time by package or
-// source folder, and the busiest functions.
+// `npx tsx bench/exam-day-profile.ts bench/results/CPU.….cpuprofile [top] [phases.json phase]`:
+// where the server's CPU went during an `npm run bench -- exam-day --profile` run — self time by
+// package or source folder, and the busiest functions; with the run's phases file (written
+// beside the profile) and a phase name (arrival, start, answer, finish), that phase alone.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ type Node = {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 };
-type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number };
 
 /** node_modules/<package>, a source folder of this project, node internals, or a V8 bucket. */
 function bucketOf(url: string, fn: string): string {
@@ -26,16 +27,29 @@ function bucketOf(url: string, fn: string): string {
   return url;
 }
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, phasesFile, phase] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: npx tsx bench/exam-day-profile.ts <file.cpuprofile> [top]');
+  console.error(
+    'usage: npx tsx bench/exam-day-profile.ts <file.cpuprofile> [top] [phases.json phase]',
+  );
   process.exit(2);
 }
 const top = Number(topArg ?? 25);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+// Samples are timed on the same monotonic clock (µs) as the phases the bench wrote.
+const window = phasesFile
+  ? (JSON.parse(readFileSync(phasesFile, 'utf8')) as Record<string, [number, number]>)[phase ?? '']
+  : undefined;
+if (phasesFile && !window) {
+  console.error(`no phase ${phase} in ${phasesFile}`);
+  process.exit(2);
+}
 const self = new Map<number, number>();
+let at = profile.startTime;
 profile.samples.forEach((id, i) => {
+  at += profile.timeDeltas[i] ?? 0;
+  if (window && (at < window[0] || at > window[1])) return;
   self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 });
 const total = [...self.values()].reduce((a, b) => a + b, 0);
@@ -56,7 +70,7 @@ for (const [id, us] of self) {
 }
 const pct = (us: number) => `${((us / busy) * 100).toFixed(1).padStart(5)}%`;
 console.log(
-  `${file}: ${(total / 1e6).toFixed(1)} s profiled, busy ${(busy / 1e6).toFixed(1)} s (${((busy / total) * 100).toFixed(0)}%)\n`,
+  `${file}${window ? ` (${phase})` : ''}: ${(total / 1e6).toFixed(1)} s profiled, busy ${(busy / 1e6).toFixed(1)} s (${((busy / total) * 100).toFixed(0)}%)\n`,
 );
 console.log('self time by package or folder (share of busy time):');
 for (const [b, us] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, top)) {

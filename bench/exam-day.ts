@@ -334,6 +334,16 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
       say(opts, `PgBouncer in transaction mode, ${size} server connections`);
     }
     const sample = (pid: number) => cpuSample(pid, pool, db.name, bouncer?.pid);
+    // Each phase's span on the monotonic clock a CPU profile's samples are timed by (µs), so
+    // bench/exam-day-profile.ts can sum one phase alone.
+    const spans: Record<string, [number, number]> = {};
+    const clockUs = () => Number(process.hrtime.bigint() / 1000n);
+    const span = (phase: string) => {
+      const from = clockUs();
+      return () => {
+        spans[phase] = [from, clockUs()];
+      };
+    };
     const serverLog = path.join(logDir, `exam-day-server-${stamp}.log`);
     const server = await startServer({
       script: 'server/main.ts',
@@ -367,6 +377,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     if (opts.arrival > 0) {
       say(opts, `arrival: ${opts.students} students open My tests within ${opts.arrival} s…`);
       const a0 = await sample(server.pid);
+      const arrivalEnd = span('arrival');
       loops.arrival = await openLoop({
         rate: opts.students / opts.arrival,
         count: students.length,
@@ -375,6 +386,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
           stats.myTests.add(due, await client.request('GET', PLAYER, s.headers));
         },
       });
+      arrivalEnd();
       cpu.arrival = cpuBetween(a0, await sample(server.pid), students.length);
     }
 
@@ -386,6 +398,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     let c0 = await sample(server.pid);
     const startT0 = performance.now();
     let lastStarted = startT0;
+    let spanEnd = span('start');
     loops.start = await openLoop({
       rate: opts.students / opts.startWindow,
       count: students.length,
@@ -409,6 +422,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
         stats.items.add(sent, await itemsCall(client, s, testId));
       },
     });
+    spanEnd();
     let c1 = await sample(server.pid);
     cpu.start = cpuBetween(c0, c1, stats.start.count + stats.items.count);
     const allStartedWithin = (lastStarted - startT0) / 1000;
@@ -423,11 +437,13 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     const monitor = new CpuMonitor(server.pid, pool, db.name);
     await monitor.start();
     c0 = await sample(server.pid);
+    spanEnd = span('answer');
     loops.answer = await openLoop({
       rate: opts.rate,
       count: started.length > 0 ? fixedCount : 0,
       fire: (i, due) => write(started[i % started.length] as VirtualStudent, due, stats.answer),
     });
+    spanEnd();
     c1 = await sample(server.pid);
     cpu.answer = cpuBetween(c0, c1, stats.answer.count);
     const answerCpuTimeline = monitor.stop();
@@ -459,6 +475,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     say(opts, `finish: every student within ${opts.finishWindow} s…`);
     let finishReplies = 0;
     c0 = await sample(server.pid);
+    spanEnd = span('finish');
     loops.finish = await openLoop({
       rate: students.length / opts.finishWindow,
       count: students.length,
@@ -473,6 +490,7 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
         }
       },
     });
+    spanEnd();
     c1 = await sample(server.pid);
     cpu.finish = cpuBetween(c0, c1, stats.finish.count);
     const streamsWithoutEvent = streams.filter((st) => st.events() === 0).length;
@@ -594,6 +612,14 @@ export async function runExamDay(options: Partial<ExamDayOptions> = {}): Promise
     };
     const report = formatReport(result);
     say(opts, `\n${report}`);
+    if (opts.profile) {
+      const file = path.join(resultsDir, `exam-day-${stamp}.phases.json`);
+      writeFileSync(file, `${JSON.stringify(spans)}\n`);
+      say(
+        opts,
+        `phases of the profile: ${path.relative(ROOT, file)} (npx tsx bench/exam-day-profile.ts <profile> 25 ${path.relative(ROOT, file)} arrival)`,
+      );
+    }
     if (opts.write) {
       const base = path.join(resultsDir, `exam-day-${stamp}`);
       writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);

@@ -140,6 +140,11 @@ declare module 'fastify' {
     /** Sends the mail that is due; the server runs it on a timer, tests call it. */
     mailWorker: MailWorker;
     /**
+     * From now on readiness answers 503 `stopping`, so balancers take this instance out while
+     * it still serves what they send (server/main.ts calls it on SIGTERM).
+     */
+    beginStopping(): void;
+    /**
      * Makes the queued diploma ZIPs: `wake` starts a run soon (the server also runs it on a
      * timer); `runPending` makes them now and resolves when done (tests call it).
      */
@@ -289,8 +294,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }).wake;
   }
 
+  let stopping = false;
+  app.decorate('beginStopping', () => {
+    stopping = true;
+  });
   await app.register(
-    healthRoutes(database, readinessCheck({ database, storage: deps.storage, mailer })),
+    healthRoutes(
+      database,
+      readinessCheck({ database, storage: deps.storage, mailer, stopping: () => stopping }),
+    ),
     { prefix: API_PREFIX },
   );
   await app.register(authRoutes(auth, config), { prefix: `${API_PREFIX}/auth-service` });

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { loadConfig, retiredVariables } from './config.js';
@@ -24,13 +25,21 @@ import { usersService } from './modules/users/index.js';
  */
 const LISTEN_BACKLOG = 4096;
 /**
- * After SIGTERM, how long connections already open may still bring requests: above a
- * balancer's time to see the instance down (the HAProxy settings of docs/OPERATIONS.md: checks
- * every 0.5 s, down after 2 refused).
+ * Behind a balancer, a stopping instance keeps serving at least this long: above the
+ * balancer's time to see its readiness fail (the HAProxy settings of docs/OPERATIONS.md:
+ * checks every 0.5 s, out after 2 failed).
  */
-const DRAIN_GRACE_MS = 2_000;
+const DRAIN_MIN_MS = 2_000;
+/** ...and until no request but a health check has come for this long: the balancer is gone. */
+const DRAIN_QUIET_MS = 500;
+/**
+ * ...but no longer than this (a balancer that never checks readiness, or whose checks time out
+ * slowly), leaving time to finish what is in flight.
+ */
+const DRAIN_MAX_MS = 7_000;
 /** A stopping process that has not closed by then exits with code 1. */
 const DRAIN_TIMEOUT_MS = 10_000;
+const HEALTH_PATH = '/api/v1/health';
 
 async function main() {
   const workers = workerCount();
@@ -120,31 +129,67 @@ async function main() {
   if (!banner) for (const warning of warnings) app.log.warn(warning);
   const newAdmin = bootstrap.created ? bootstrap : undefined;
 
-  // SIGTERM drains: no new connections (a balancer sees them refused and sends the request to
-  // another instance), every response from then on closes its connection, and what is in flight
-  // finishes. Behind a balancer the connections it keeps open to this instance stay open for
-  // DRAIN_GRACE_MS, because it may be sending a request on one right now: closing them at once
-  // would reset that request unanswered (the cluster check saw 8 resets and 14 bare 503s per
-  // stop). By then its health checks, refused, have taken this instance out. Then Fastify
-  // closes: event streams end (players reconnect elsewhere), idle connections close, in-flight
-  // requests finish, the sweeper and jobs finish their step.
+  // SIGTERM drains. Without a balancer in front (TRUST_PROXY unset) nobody sends on a kept
+  // connection: it stops taking connections and closes at once. Behind a balancer it must not
+  // close anything while the balancer may still be sending on it: closing the listening socket
+  // resets the connections the kernel has accepted and the process not yet taken (a request
+  // may already be on them), and closing a kept connection resets a request sent on it that
+  // was not read yet (HAProxy then drops the client's connection without an answer: the
+  // cluster check's resets of 0–21 calls a stop). So readiness answers 503 `stopping` at once
+  // and the instance goes on serving, every answer closing its connection, until the balancer's
+  // checks have taken it out (DRAIN_MIN_MS) and no request but a check has come for
+  // DRAIN_QUIET_MS (DRAIN_MAX_MS at the most). Then Fastify closes: event streams end (players
+  // reconnect elsewhere), idle connections close, in-flight requests finish, the sweeper and
+  // jobs finish their step.
   let draining = false;
-  app.server.prependListener('request', (_req, res) => {
-    if (draining) res.setHeader('connection', 'close');
+  let lastRequestAt = 0;
+  let servedWhileDraining = 0;
+  app.server.prependListener('request', (req, res) => {
+    if (!draining) return;
+    res.setHeader('connection', 'close');
+    if (req.url?.startsWith(HEALTH_PATH)) return;
+    lastRequestAt = performance.now();
+    servedWhileDraining += 1;
   });
+  /** Resolves once the balancer sends nothing more: true, or false when DRAIN_MAX_MS ran out. */
+  const balancerGone = async (since: number) => {
+    for (;;) {
+      await sleep(50);
+      // A request whose bytes wait unread (the event loop was busy) is read in this turn's
+      // poll phase, before setImmediate's: it counts before the quiet is believed.
+      await new Promise((resolve) => setImmediate(resolve));
+      const now = performance.now();
+      if (now - since >= DRAIN_MAX_MS) return false;
+      if (now - since >= DRAIN_MIN_MS && now - lastRequestAt >= DRAIN_QUIET_MS) return true;
+    }
+  };
   const shutdown = async (signal: string) => {
     if (draining) return;
     draining = true;
+    const since = performance.now();
+    lastRequestAt = since;
+    app.beginStopping();
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
       app.log.error(`still closing after ${DRAIN_TIMEOUT_MS} ms; leaving anyway`);
       process.exit(1);
     }, DRAIN_TIMEOUT_MS);
     force.unref();
-    // net.Server's close, not http.Server's: that one also closes idle connections at once.
-    net.Server.prototype.close.call(app.server);
-    // Without a balancer in front (TRUST_PROXY unset) nobody is sending on a kept connection.
-    if (config.trustProxy) await sleep(DRAIN_GRACE_MS);
+    if (config.trustProxy) {
+      const gone = await balancerGone(since);
+      const drained = {
+        ms: Math.round(performance.now() - since),
+        served: servedWhileDraining,
+        lastRequestMsAgo: Math.round(performance.now() - lastRequestAt),
+      };
+      if (gone) app.log.info(drained, 'the balancer sends no more; closing');
+      else {
+        app.log.warn(
+          drained,
+          `the balancer still sends after ${DRAIN_MAX_MS} ms (are its health checks on /api/v1/health/ready?); closing anyway`,
+        );
+      }
+    }
     await app.close().catch((err) => app.log.error({ err }, 'close failed'));
     await database.close().catch(() => {});
     await flushTracing().catch(() => {});

@@ -23,8 +23,9 @@ export type Retrying = {
   retries: number;
   /** The answers that were sent again, by status, error code and Retry-After. */
   failed: Map<string, number>;
-  /** When each of them came (performance.now()). */
+  /** When each of them came (performance.now()), and its kind as in `failed`. */
   failedAt: number[];
+  failedKind: string[];
   refused: Map<string, number>;
   inFlight: number;
   /** Answers acknowledged so far, and acknowledgements out of order. */
@@ -38,6 +39,7 @@ export const retryingState = (): Retrying => ({
   retries: 0,
   failed: new Map(),
   failedAt: [],
+  failedKind: [],
   refused: new Map(),
   inFlight: 0,
   acked: 0,
@@ -67,6 +69,7 @@ export async function untilAcknowledged(
     state.failed.set(kind, (state.failed.get(kind) ?? 0) + 1);
     const now = performance.now();
     state.failedAt.push(now);
+    state.failedKind.push(kind);
     if (now > giveUpAt) return undefined;
     state.retries += 1;
     // Exponential backoff with jitter, capped at 1 s, like the player's resend queue.

@@ -1186,7 +1186,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Database, file storage (the bucket) and mail server, each ok or unavailable with why; 503 only when the database is unavailable, so a storage or mail outage never takes instances out of the balancer.
+         * @description Database, file storage (the bucket) and mail server, each ok or unavailable with why; 503 only when the database is unavailable, so a storage or mail outage never takes instances out of the balancer, or when the instance is stopping (status `stopping`: it got SIGTERM and still answers what the balancer sends until its checks have taken it out).
          *
          *     Public: no token needed.
          */
@@ -14540,7 +14540,7 @@ export interface operations {
                             status: "ok" | "unavailable";
                         };
                         /** @enum {string} */
-                        status: "ok" | "degraded";
+                        status: "ok" | "degraded" | "stopping";
                         storage: {
                             detail?: string;
                             /** @enum {string} */
@@ -14602,7 +14602,7 @@ export interface operations {
                             status: "ok" | "unavailable";
                         };
                         /** @enum {string} */
-                        status: "ok" | "degraded";
+                        status: "ok" | "degraded" | "stopping";
                         storage: {
                             detail?: string;
                             /** @enum {string} */

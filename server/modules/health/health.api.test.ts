@@ -113,6 +113,22 @@ describe('readiness with real mail and storage servers', SLOW, () => {
   });
 });
 
+describe('readiness of a stopping instance', SLOW, () => {
+  it('answers 503 stopping once the instance is stopping, at once, while liveness stays up', async () => {
+    const t = await app({});
+    expect((await ready(t)).statusCode).toBe(200);
+    // SIGTERM behind a balancer (server/main.ts): the balancer's checks must take the instance
+    // out while it still serves what is sent to it.
+    t.app.beginStopping();
+    const res = await ready(t);
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ status: 'stopping', database: { status: 'ok' } });
+    expect((await live(t)).statusCode).toBe(200);
+    // Everything else is still served.
+    expect((await signup(t, 'trei@example.ro')).statusCode).toBe(202);
+  });
+});
+
 /** Runs the real server (`server/main.ts`) until its log has a line matching `until`. */
 async function serverLog(env: NodeJS.ProcessEnv, until: RegExp, ms = 170_000) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'podium-start-'));

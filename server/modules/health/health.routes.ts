@@ -12,7 +12,7 @@ const healthSchema = z.object({
 
 const check = z.object({ status: z.enum(['ok', 'unavailable']), detail: z.string().optional() });
 const readinessSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
+  status: z.enum(['ok', 'degraded', 'stopping']),
   database: check.extend({ kind: z.enum(['pg', 'pglite']) }),
   storage: check.extend({ kind: z.enum(['s3', 'directory']) }),
   mail: check.extend({
@@ -25,7 +25,8 @@ const readinessSchema = z.object({
 
 /**
  * Load balancers ask `/health` (liveness: 503 only when the database does not answer);
- * `/health/ready` says what works: database, file storage, mail, and the mail waiting.
+ * `/health/ready` says what works: database, file storage, mail, and the mail waiting, and
+ * answers 503 `stopping` while a stopping instance drains.
  */
 export const healthRoutes =
   (database: Database, readiness: () => Promise<Readiness>): FastifyPluginAsync =>
@@ -36,13 +37,14 @@ export const healthRoutes =
         schema: {
           tags: ['health'],
           description:
-            'Database, file storage (the bucket) and mail server, each ok or unavailable with why; 503 only when the database is unavailable, so a storage or mail outage never takes instances out of the balancer.',
+            'Database, file storage (the bucket) and mail server, each ok or unavailable with why; 503 only when the database is unavailable, so a storage or mail outage never takes instances out of the balancer, or when the instance is stopping (status `stopping`: it got SIGTERM and still answers what the balancer sends until its checks have taken it out).',
           response: { 200: readinessSchema, 503: readinessSchema },
         },
       },
       async (_request, reply) => {
         const ready = await readiness();
-        return reply.status(ready.database.status === 'ok' ? 200 : 503).send(ready);
+        const serving = ready.database.status === 'ok' && ready.status !== 'stopping';
+        return reply.status(serving ? 200 : 503).send(ready);
       },
     );
     app

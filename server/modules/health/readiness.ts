@@ -5,7 +5,8 @@ import { outboxTotals } from '../../lib/mail/outbox.js';
 
 export type Check = { status: 'ok' | 'unavailable'; detail?: string };
 export type Readiness = {
-  status: 'ok' | 'degraded';
+  /** `stopping`: the process got SIGTERM and is draining (server/main.ts); balancers leave it. */
+  status: 'ok' | 'degraded' | 'stopping';
   database: Check & { kind: Database['kind'] };
   storage: Check & { kind: FileStorage['kind'] };
   mail: Check & { kind: Mailer['kind']; queued: number; retrying: number; failed: number };
@@ -19,10 +20,18 @@ const why = (error: unknown) =>
  * What readiness reports: the database, the file storage (its bucket) and the mail server,
  * each with why it is unavailable, and how much mail waits or failed. Storage and mail checks
  * are kept 10 s, so a balancer asking every second does not open a connection each time.
+ * Once `stopping()` says so, it answers `stopping` with the last checks at once, without
+ * asking the database again: a draining instance leaves the balancer as fast as it checks.
  */
-export function readinessCheck(deps: { database: Database; storage: FileStorage; mailer: Mailer }) {
+export function readinessCheck(deps: {
+  database: Database;
+  storage: FileStorage;
+  mailer: Mailer;
+  stopping?: () => boolean;
+}) {
   const { database, storage, mailer } = deps;
   let cached: { at: number; storage: Check; mail: Check } | undefined;
+  let last: Readiness | undefined;
 
   const probe = async (run: () => Promise<void>): Promise<Check> =>
     run().then(
@@ -30,7 +39,7 @@ export function readinessCheck(deps: { database: Database; storage: FileStorage;
       (error: unknown) => ({ status: 'unavailable' as const, detail: why(error) }),
     );
 
-  return async (): Promise<Readiness> => {
+  const check = async (): Promise<Readiness> => {
     const database_ = await probe(() => database.exec('select 1'));
     if (!cached || Date.now() - cached.at > CACHE_MS) {
       const [storageCheck, mailCheck] = await Promise.all([
@@ -56,5 +65,10 @@ export function readinessCheck(deps: { database: Database; storage: FileStorage;
         failed: totals?.failed ?? 0,
       },
     };
+  };
+  return async (): Promise<Readiness> => {
+    if (deps.stopping?.()) return { ...(last ?? (await check())), status: 'stopping' };
+    last = await check();
+    return last;
   };
 }

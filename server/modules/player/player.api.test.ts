@@ -6,7 +6,11 @@ import type {
   PlayerState,
   StartResponse,
 } from '../../../shared/schemas/player.js';
-import { playerItemSchema, startResponseSchema } from '../../../shared/schemas/player.js';
+import {
+  myTestSchema,
+  playerItemSchema,
+  startResponseSchema,
+} from '../../../shared/schemas/player.js';
 import { phaseStudents, sessions, tests, users } from '../../db/schema.js';
 import { errorCode } from '../../test/app.js';
 import { stableItemOrder } from './player.dto.js';
@@ -40,6 +44,8 @@ afterEach(() => clock.set(DURING));
 const myTest = async (who: Parameters<PlayerKit['myTests']>[0], testId: string) => {
   const res = await kit.myTests(who);
   expect(res.statusCode).toBe(200);
+  // My tests is sent as JSON text it makes itself: exactly the schema's shape, nothing more.
+  for (const t of body<MyTest[]>(res)) myTestSchema.strict().parse(t);
   return body<MyTest[]>(res).find((t) => t.testId === testId);
 };
 

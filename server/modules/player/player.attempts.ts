@@ -11,7 +11,7 @@ import type {
 import type { Actor } from '../../lib/auth-guard.js';
 import { AppError, forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { findItemScores, findTestResults } from '../results/index.js';
+import { findItemScores, findTestResults, resultState } from '../results/index.js';
 import type { PlayerContext } from './player.context.js';
 import {
   stableItemOrder,
@@ -172,21 +172,25 @@ export function careful(ctx: PlayerContext, ending: AttemptEnding, examDay: Exam
   return {
     async myTests(actor: Actor): Promise<MyTest[]> {
       const now = clock.now();
+      // Tests, attempts and results in one statement (the exam morning's first page).
       const mine = (await queries.studentTests(actor.id)).filter((row) => isStudentsTest(row.test));
-      const results = await findTestResults(
-        db,
-        actor.id,
-        mine.map((r) => r.test.testId),
-        now,
-      );
       const list: MyTest[] = [];
-      for (const { test, attempt } of mine) {
+      for (const { test, attempt, result: row } of mine) {
         const settled = await ending.settle(attempt, now);
         // Settling may have just scored it: read its result again.
         const result =
           settled !== attempt && settled?.state === 'finished'
             ? await resultOf(test, settled, now)
-            : results.get(test.testId);
+            : row && {
+                score: Number(row.points),
+                scoreState: resultState(
+                  row.awaitingItems,
+                  { state: test.phaseState, appealEndDate: test.appealEndDate },
+                  now,
+                ),
+                awaitingItems: row.awaitingItems,
+                decidedItems: row.decidedItems,
+              };
         list.push(toMyTest(test, settled, result, now));
       }
       return list;

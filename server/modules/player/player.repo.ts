@@ -12,6 +12,7 @@ import {
   phases,
   questions,
   testItems,
+  testResults,
   tests,
   users,
 } from '../../db/schema.js';
@@ -94,11 +95,32 @@ const studentTestColumns = {
   attemptCreatedAt: attempts.createdAt,
 };
 
+/**
+ * My tests' columns: the student's test, attempt and result (absent until handed over for
+ * scoring) in one row, as results.repo.ts's findTestResults reads the result.
+ */
+const myTestColumns = {
+  ...studentTestColumns,
+  resultPoints: testResults.points,
+  resultAwaitingItems: testResults.awaitingItems,
+  resultDecidedItems: sql<number | null>`case when ${testResults.testId} is null then null else
+    (select count(*)::int from ${answers}
+      where ${answers.testId} = ${testResults.testId}
+        and ${answers.studentId} = ${testResults.studentId}
+        and ${answers.scoreState} = 'decided') end`,
+};
+
+const phaseStudent = and(
+  eq(phaseStudents.phaseId, phases.id),
+  eq(phaseStudents.studentId, studentId),
+);
+const editionStudent = and(
+  eq(editionStudents.editionId, editions.id),
+  eq(editionStudents.studentId, studentId),
+);
+const attemptOfStudent = and(eq(attempts.testId, tests.id), eq(attempts.studentId, studentId));
+
 function studentTestQuery(db: Db, registeredOnly: boolean) {
-  const phaseStudent = and(
-    eq(phaseStudents.phaseId, phases.id),
-    eq(phaseStudents.studentId, studentId),
-  );
   const base = db
     .select(studentTestColumns)
     .from(tests)
@@ -108,17 +130,39 @@ function studentTestQuery(db: Db, registeredOnly: boolean) {
   const withStudent = registeredOnly
     ? base.innerJoin(phaseStudents, phaseStudent)
     : base.leftJoin(phaseStudents, phaseStudent);
-  return withStudent
+  return withStudent.leftJoin(editionStudents, editionStudent).leftJoin(attempts, attemptOfStudent);
+}
+
+/** The tests of the phases the student is registered for, with attempt and result. */
+function myTestsQuery(db: Db) {
+  return db
+    .select(myTestColumns)
+    .from(tests)
+    .innerJoin(phases, and(eq(phases.id, tests.phaseId), isNull(phases.deletedAt)))
+    .innerJoin(editions, and(eq(editions.id, phases.editionId), isNull(editions.deletedAt)))
+    .innerJoin(exams, and(eq(exams.id, editions.examId), isNull(exams.deletedAt)))
+    .innerJoin(phaseStudents, phaseStudent)
+    .leftJoin(editionStudents, editionStudent)
+    .leftJoin(attempts, attemptOfStudent)
     .leftJoin(
-      editionStudents,
-      and(eq(editionStudents.editionId, editions.id), eq(editionStudents.studentId, studentId)),
-    )
-    .leftJoin(attempts, and(eq(attempts.testId, tests.id), eq(attempts.studentId, studentId)));
+      testResults,
+      and(eq(testResults.testId, tests.id), eq(testResults.studentId, studentId)),
+    );
 }
 
 type StudentTestSelect = Awaited<
   ReturnType<ReturnType<typeof studentTestQuery>['execute']>
 >[number];
+
+/** The student's result in a test as My tests shows it (results.repo.ts's TestResultRow). */
+export type MyTestResultRow = {
+  points: number;
+  awaitingItems: number;
+  decidedItems: number;
+};
+
+/** A test with the student's facts, their attempt and their result. */
+export type MyTestRow = StudentTestWithAttempt & { result: MyTestResultRow | undefined };
 
 /** A test with the student's facts and their attempt. */
 export type StudentTestWithAttempt = { test: StudentTestRow; attempt: AttemptRow | undefined };
@@ -169,10 +213,11 @@ export function playerQueries(db: Db) {
   const oneTest = studentTestQuery(db, false)
     .where(eq(tests.id, testIdParam))
     .prepare('player_student_test_v1');
-  const allTests = studentTestQuery(db, true)
+  // My tests in one statement: the tests, attempts and results (one row each at the most).
+  const allTests = myTestsQuery(db)
     .where(eq(tests.published, true))
     .orderBy(asc(tests.startDate), asc(tests.name), asc(tests.id))
-    .prepare('player_student_tests_v1');
+    .prepare('player_student_tests_v2');
   // The test with its competition, without any student: what a start needs to know first.
   const facts = db
     .select(testFactsColumns)
@@ -212,10 +257,23 @@ export function playerQueries(db: Db) {
       const [row] = await oneTest.execute({ studentId: forStudent, testId });
       return row ? splitRow(row, forStudent) : undefined;
     },
-    /** Published tests of every phase the student is registered for (grades: policy). */
-    async studentTests(forStudent: string) {
+    /**
+     * Published tests of every phase the student is registered for (grades: policy), each with
+     * the student's attempt and result.
+     */
+    async studentTests(forStudent: string): Promise<MyTestRow[]> {
       const rows = await allTests.execute({ studentId: forStudent });
-      return rows.map((row) => splitRow(row, forStudent));
+      return rows.map(({ resultPoints, resultAwaitingItems, resultDecidedItems, ...row }) => ({
+        ...splitRow(row, forStudent),
+        result:
+          resultPoints === null || resultAwaitingItems === null
+            ? undefined
+            : {
+                points: resultPoints,
+                awaitingItems: resultAwaitingItems,
+                decidedItems: Number(resultDecidedItems ?? 0),
+              },
+      }));
     },
     /** The test and its competition, whoever asks (undefined: no such test). */
     async testFacts(testId: string): Promise<TestFactsRow | undefined> {
