@@ -15329,7 +15329,7 @@ export interface operations {
                             _id: string;
                             createdAt: string;
                             /** @enum {string} */
-                            kind: "enrolled" | "test-soon" | "results-published" | "score-changed" | "result-changed" | "marking-assigned" | "review-reminder" | "account-activated" | "account-deactivated";
+                            kind: "enrolled" | "test-soon" | "results-published" | "test-results-published" | "score-changed" | "result-changed" | "marking-assigned" | "review-reminder" | "account-activated" | "account-deactivated";
                             link: string | null;
                             params: {
                                 [key: string]: string;

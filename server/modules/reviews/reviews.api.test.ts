@@ -12,6 +12,7 @@ import {
   answers,
   auditEvents,
   mailOutbox,
+  notifications,
   questions,
   reviewEntries,
   reviewMarks,
@@ -462,6 +463,17 @@ describe('appeals', () => {
       .where(eq(mailOutbox.toAddress, w.ana.email));
     // The first publication is not a change; the appeal's is, with its item, amounts and cause.
     expect(mails.filter((m) => m.template === 'score-published')).toHaveLength(1);
+    // The bell says so per test, with the mail, and links to that test's result.
+    const bell = await t.database.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, w.ana.id));
+    expect(bell.filter((n) => n.kind === 'test-results-published')).toEqual([
+      expect.objectContaining({
+        params: { test: expect.any(String) },
+        link: `/teste/${w.hybridTest.id}/rezultat`,
+      }),
+    ]);
     const changed = mails.filter((m) => m.template === 'score-changed');
     expect(changed.map((m) => m.params)).toEqual([
       expect.objectContaining({ item: '1', before: '7.5', after: '3.25', cause: 'appeal' }),
