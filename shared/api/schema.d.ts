@@ -1514,6 +1514,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ranking-service/exams/{examId}/editions/{editionId}/phases/{phaseId}/rules/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the decisions the rules wrote are out of date
+         * @description Those who may apply the rules. `outOfDate` once the rules have been applied, the phase is open and the stored rules would now decide otherwise (an appeal or a key fix moved scores): run the dry run again and apply. Changes nothing.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getExamEditionPhaseRulesStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ranking-service/my-rankings": {
         parameters: {
             query?: never;
@@ -17395,6 +17417,142 @@ export interface operations {
                      *             "invalid_email"
                      *           ]
                      *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getExamEditionPhaseRulesStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "appliedAt": "text",
+                     *       "outOfDate": true,
+                     *       "changeCount": 1
+                     *     }
+                     */
+                    "application/json": {
+                        appliedAt: string | null;
+                        changeCount: number;
+                        outOfDate: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
                      *       }
                      *     }
                      */
