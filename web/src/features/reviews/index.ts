@@ -1,5 +1,7 @@
 // The reviews feature's public face: the marking, appeal and result pages the router mounts,
-// and the marking section of the phase page.
+// the marking section of the phase page, and the answer-key correction a test's question offers.
+
+export { KeyFixForm, type KeyFixQuestion } from './components/KeyFixForm.js';
 export { AppealListPage, ReviewListPage } from './EntryListPage.js';
 export { AppealEntryPage, ReviewEntryPage } from './EntryPage.js';
 export { MarkingHomePage } from './MarkingHomePage.js';
