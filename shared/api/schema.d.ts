@@ -908,7 +908,7 @@ export interface paths {
         put: operations["putExamEditionStudents"];
         /**
          * Enrol students
-         * @description Each gets CMS credentials and joins the first phase if it is open. Unknown, inactive or unregistered students and grades the exam lacks fail. Admins and exam admins for any student; staff and the edition's coordinators for their own students (others come back in `failedStudents`).
+         * @description Each gets CMS credentials and joins the first phase if it is open. Unknown, inactive or unregistered students and grades the exam lacks fail; `failures` says why for each. Admins and exam admins for any student; staff and the edition's coordinators for their own students (others come back in `failedStudents`).
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -12410,11 +12410,22 @@ export interface operations {
                      * @example {
                      *       "failedStudents": [
                      *         "text"
+                     *       ],
+                     *       "failures": [
+                     *         {
+                     *           "studentId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "reason": "unknown"
+                     *         }
                      *       ]
                      *     }
                      */
                     "application/json": {
                         failedStudents: string[];
+                        failures: {
+                            /** @enum {string} */
+                            reason: "unknown" | "inactive" | "unregistered" | "grade" | "not_theirs";
+                            studentId: string;
+                        }[];
                     };
                 };
             };
