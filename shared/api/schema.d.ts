@@ -30318,6 +30318,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "testId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "examId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "editionId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "phaseId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
                      *       "testName": "text",
                      *       "score": 1,
                      *       "scoreState": "awaiting_marking",
@@ -30351,6 +30354,8 @@ export interface operations {
                         appealEndDate: string | null;
                         appealOpen: boolean;
                         appealStartDate: string | null;
+                        editionId: string;
+                        examId: string;
                         items: {
                             /** @enum {string|null} */
                             appealOutcome: "changed" | "kept" | null;
@@ -30373,6 +30378,7 @@ export interface operations {
                             /** @enum {string|null} */
                             scoreState: "awaiting_marking" | "provisional" | "final" | null;
                         }[];
+                        phaseId: string;
                         score: number | null;
                         /** @enum {string|null} */
                         scoreState: "awaiting_marking" | "provisional" | "final" | null;

@@ -753,6 +753,10 @@ export type StudentReviewItem = z.infer<typeof studentReviewItemSchema>;
 /** `GET /test-review/tests/{testId}/items`: the student's result, item by item. */
 export const studentResultSchema = z.object({
   testId: z.string(),
+  /** Where the test is, for the student's own answers (statement and pages) beside the points. */
+  examId: z.string(),
+  editionId: z.string(),
+  phaseId: z.string(),
   testName: z.string(),
   score: z.number().nullable(),
   scoreState: z.enum(RESULT_STATES).nullable(),

@@ -501,6 +501,19 @@ describe('appeals', () => {
     for (const person of [w.coordinator, ...assigned.map(signedOf)]) {
       expect(JSON.stringify(page)).not.toContain(person.id);
     }
+    // It says where the test is, so the page shows beside the points the question and the
+    // student's own pages (their items, read through the uploads module's own rules).
+    const own = `/upload-mgmt${w.phasePath(page.phaseId)}/tests/${page.testId}/students`;
+    expect(w.phasePath(page.phaseId)).toContain(
+      `/exams/${page.examId}/editions/${page.editionId}/`,
+    );
+    const ownItems = await w.call('GET', `${own}/${w.ana.id}/items`, w.ana.headers);
+    expect(ownItems.statusCode, ownItems.body).toBe(200);
+    expect(
+      ownItems.json().items.find((i: { itemId: string }) => i.itemId === w.hybridItemId),
+    ).toMatchObject({ itemQ: expect.any(String), answer: { answerFiles: [expect.anything()] } });
+    const theirs = await w.call('GET', `${own}/${w.bogdan.id}/items`, w.ana.headers);
+    expect([403, 404]).toContain(theirs.statusCode);
   });
 
   it("keep the original score when the paper moves by less than the phase's points", async () => {

@@ -668,9 +668,10 @@ export async function lockCommitteeAppeals(db: Db, itemId: string) {
 /** A test with its phase, for a student's result and appeals. */
 export async function findTestWithPhase(db: Db, testId: string) {
   const [row] = await db
-    .select({ test: tests, phase: phases })
+    .select({ test: tests, phase: phases, examId: editions.examId })
     .from(tests)
     .innerJoin(phases, eq(phases.id, tests.phaseId))
+    .innerJoin(editions, eq(editions.id, phases.editionId))
     .where(and(eq(tests.id, testId), isNull(phases.deletedAt)));
   return row;
 }

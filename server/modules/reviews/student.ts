@@ -97,6 +97,9 @@ export function student(ctx: ReviewsContext) {
       const items = await studentItems(db, found, actor.id, now);
       return {
         testId,
+        examId: found.examId,
+        editionId: found.phase.editionId,
+        phaseId: found.phase.id,
         testName: found.test.name,
         score: result?.score ?? null,
         scoreState: result?.scoreState ?? null,
