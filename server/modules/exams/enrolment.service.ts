@@ -56,7 +56,7 @@ export function whyNotEligible(
   student: repo.StudentFacts | undefined,
   grades: readonly number[],
 ): EnrolFailure | null {
-  if (!student || student.type !== 'student') return 'unknown';
+  if (student?.type !== 'student') return 'unknown';
   if (student.state !== 'active') return 'inactive';
   if (!student.registered) return 'unregistered';
   if (student.grade === null || !grades.includes(student.grade)) return 'grade';
