@@ -30321,6 +30321,7 @@ export interface operations {
                      *       "examId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
                      *       "editionId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
                      *       "phaseId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "hybrid": true,
                      *       "testName": "text",
                      *       "score": 1,
                      *       "scoreState": "awaiting_marking",
@@ -30331,6 +30332,14 @@ export interface operations {
                      *         {
                      *           "itemId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
                      *           "itemIndexInTest": 1,
+                     *           "statement": "text",
+                     *           "itemType": "single",
+                     *           "itemAnswers": [
+                     *             "text"
+                     *           ],
+                     *           "ownAnswer": [
+                     *             1
+                     *           ],
                      *           "maxScore": 1,
                      *           "finalScore": 1,
                      *           "scoreState": "awaiting_marking",
@@ -30356,6 +30365,7 @@ export interface operations {
                         appealStartDate: string | null;
                         editionId: string;
                         examId: string;
+                        hybrid: boolean;
                         items: {
                             /** @enum {string|null} */
                             appealOutcome: "changed" | "kept" | null;
@@ -30372,11 +30382,16 @@ export interface operations {
                             /** @enum {string|null} */
                             decidedBy: "key" | "marking" | "mediation" | "appeal" | "key_fix" | null;
                             finalScore: number | null;
+                            itemAnswers: string[];
                             itemId: string;
                             itemIndexInTest: number;
+                            /** @enum {string} */
+                            itemType: "single" | "multiple" | "numeric" | "open";
                             maxScore: number;
+                            ownAnswer: number[] | string | (never | null);
                             /** @enum {string|null} */
                             scoreState: "awaiting_marking" | "provisional" | "final" | null;
+                            statement: string;
                         }[];
                         phaseId: string;
                         score: number | null;
@@ -30522,6 +30537,14 @@ export interface operations {
                      * @example {
                      *       "itemId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
                      *       "itemIndexInTest": 1,
+                     *       "statement": "text",
+                     *       "itemType": "single",
+                     *       "itemAnswers": [
+                     *         "text"
+                     *       ],
+                     *       "ownAnswer": [
+                     *         1
+                     *       ],
                      *       "maxScore": 1,
                      *       "finalScore": 1,
                      *       "scoreState": "awaiting_marking",
@@ -30555,11 +30578,16 @@ export interface operations {
                         /** @enum {string|null} */
                         decidedBy: "key" | "marking" | "mediation" | "appeal" | "key_fix" | null;
                         finalScore: number | null;
+                        itemAnswers: string[];
                         itemId: string;
                         itemIndexInTest: number;
+                        /** @enum {string} */
+                        itemType: "single" | "multiple" | "numeric" | "open";
                         maxScore: number;
+                        ownAnswer: number[] | string | (never | null);
                         /** @enum {string|null} */
                         scoreState: "awaiting_marking" | "provisional" | "final" | null;
+                        statement: string;
                     };
                 };
             };

@@ -501,6 +501,10 @@ describe('appeals', () => {
     for (const person of [w.coordinator, ...assigned.map(signedOf)]) {
       expect(JSON.stringify(page)).not.toContain(person.id);
     }
+    // The question as she had it is there, never its key; the answer is her pages.
+    expect(page.hybrid).toBe(true);
+    expect(page.items[0]?.statement.length).toBeGreaterThan(0);
+    expect(JSON.stringify(page.items[0])).not.toContain('itemCorrectAnswers');
     // It says where the test is, so the page shows beside the points the question and the
     // student's own pages (their items, read through the uploads module's own rules).
     const own = `/upload-mgmt${w.phasePath(page.phaseId)}/tests/${page.testId}/students`;
@@ -643,7 +647,11 @@ describe('online phases', () => {
     const page = ok<StudentResult>(
       await w.call('GET', `/test-review/tests/${w.onlineTest.id}/items`, w.carmen.headers),
     );
+    expect(page.hybrid).toBe(false);
     expect(page.items.find((i) => i.itemId === w.singleItemId)).toMatchObject({
+      statement: expect.stringMatching(/\S/),
+      itemType: 'single',
+      ownAnswer: expect.anything(),
       finalScore: 10,
       appealStatus: 'resolved',
       appealOutcome: 'changed',

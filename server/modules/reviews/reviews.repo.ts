@@ -692,11 +692,23 @@ export async function findTestItems(db: Db, testId: string) {
       position: testItems.position,
       points: testItems.score,
       itemType: questions.itemType,
+      itemQ: questions.itemQ,
+      itemAnswers: questions.itemAnswers,
     })
     .from(testItems)
     .innerJoin(questions, eq(questions.id, testItems.questionId))
     .where(eq(testItems.testId, testId))
     .orderBy(asc(testItems.position));
+}
+
+/** What one student answered on each item of a test (typed or chosen; pages live in uploads). */
+export async function findSubmittedAnswers(db: Db, testId: string, studentId: string) {
+  const rows = await db
+    .select({ itemId: answers.questionId, submitted: answers.submittedAnswer })
+    .from(answers)
+    .where(and(eq(answers.testId, testId), eq(answers.studentId, studentId)));
+  // Chosen options or typed text, as the player stored them.
+  return new Map(rows.map((r) => [r.itemId, r.submitted as number[] | string | null]));
 }
 
 /** A student's answer to one item of a test. */

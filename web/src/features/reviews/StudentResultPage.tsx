@@ -76,9 +76,9 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
     phaseId: result.phaseId,
     testId,
   };
-  // The questions and the student's own answers (their pages), beside the points.
-  const own = useStudentItems(ids, user?._id ?? '');
-  const ownItem = (itemId: string) => own.data?.items.find((i) => i.itemId === itemId);
+  // A hybrid test's answers are the student's own pages, read through the uploads module.
+  const own = useStudentItems(ids, result.hybrid ? (user?._id ?? '') : '');
+  const pagesOf = (itemId: string) => own.data?.items.find((i) => i.itemId === itemId);
   const total = result.items.reduce((s, i) => s + Math.round(i.maxScore * 100), 0) / 100;
   const windowText = (() => {
     if (!result.appealStartDate || !result.appealEndDate) return t('result.window.none');
@@ -168,14 +168,13 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
                   {t('result.appeal')}
                 </Button>
               )}
-              {own.data && (
-                <OwnAnswer
-                  ids={ids}
-                  name={name}
-                  item={ownItem(item.itemId)}
-                  limits={own.data.limits}
-                />
-              )}
+              <OwnAnswer
+                ids={ids}
+                name={name}
+                item={item}
+                pages={pagesOf(item.itemId)}
+                limits={own.data?.limits}
+              />
             </Paper>
           );
         })}
@@ -193,17 +192,19 @@ function OwnAnswer({
   ids,
   name,
   item,
+  pages,
   limits,
 }: {
   ids: { examId: string; editionId: string; phaseId: string; testId: string };
   name: string;
-  item: AnswerItem | undefined;
-  limits: StudentItems['limits'];
+  item: StudentReviewItem;
+  /** A hybrid test's item with the student's uploaded pages (once read). */
+  pages: AnswerItem | undefined;
+  limits: StudentItems['limits'] | undefined;
 }) {
   const { t } = useTranslation();
   const headingId = useId();
-  if (!item) return null;
-  const submitted = item.answer?.submittedAnswer ?? null;
+  const submitted = item.ownAnswer;
   const letters = (xs: number[]) => xs.map((i) => String.fromCharCode(65 + i)).join(', ');
   return (
     <Box
@@ -214,16 +215,20 @@ function OwnAnswer({
       <Typography id={headingId} variant="subtitle2" component="h2" sx={{ mb: 1 }}>
         {t('result.question', { name })}
       </Typography>
-      <QuestionView itemQ={item.itemQ} itemType={item.itemType} itemAnswers={item.itemAnswers} />
+      <QuestionView
+        itemQ={item.statement}
+        itemType={item.itemType}
+        itemAnswers={item.itemAnswers}
+      />
       <Typography variant="subtitle2" component="h3" sx={{ mt: 2, mb: 0.5 }}>
         {t('result.yourAnswer')}
       </Typography>
-      {item.itemType === 'open' && (item.answer?.answerFiles.length ?? 0) > 0 ? (
+      {pages && limits && (pages.answer?.answerFiles.length ?? 0) > 0 ? (
         <AnswerFiles
           ids={ids}
           itemId={item.itemId}
           itemLabel={name}
-          answer={item.answer}
+          answer={pages.answer}
           canEdit={false}
           limits={limits}
         />
