@@ -64,6 +64,13 @@ export function NavSearch({ pages, canSearch }: { pages: NavItem[]; canSearch: b
     <Autocomplete<Option>
       size="small"
       sx={{ width: { xs: 140, sm: 320 } }}
+      // On a phone the box is narrow; its suggestions take the screen's width instead.
+      slotProps={{
+        popper: {
+          placement: 'bottom-start',
+          sx: { minWidth: 'min(320px, calc(100vw - 16px))' },
+        },
+      }}
       options={options}
       value={null}
       inputValue={input}
