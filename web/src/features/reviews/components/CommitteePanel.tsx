@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContestationEntry, ReviewQuestion } from '../../../../../shared/schemas/reviews.js';
 import { ApiError } from '../../../api/client.js';
+import { KeyFixForm } from '../../../components/key-fix/KeyFixForm.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { useSnackbar } from '../../../lib/snackbar.js';
 import { useDecideAppeal } from '../api/decide-appeal.js';
-import { KeyFixForm } from './KeyFixForm.js';
 
 type Props = { ids: PhaseIds; entry: ContestationEntry; question: ReviewQuestion };
 

@@ -17,11 +17,11 @@ import {
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Test, TestDetailItem, TestItem } from '../../../../../shared/schemas/tests.js';
+import { KeyFixForm } from '../../../components/key-fix/KeyFixForm.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { QuestionView } from '../../../components/statement/QuestionView.js';
 import { gradesTitle } from '../../../lib/grades-title.js';
 import { formatScore } from '../../../lib/scores.js';
-import { KeyFixForm } from '../../reviews/index.js';
 import { useTestPreview } from '../api/get-test.js';
 import { useTestDetails } from '../api/get-test-details.js';
 import { itemMarkdown, subjectLabel } from '../format.js';

@@ -24,12 +24,13 @@ import type {
   KeyFixInput,
   KeyFixPreview,
   ReviewQuestion,
-} from '../../../../../shared/schemas/reviews.js';
-import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
-import { useSnackbar } from '../../../lib/snackbar.js';
-import { useApplyKeyFix, usePreviewKeyFix } from '../api/fix-key.js';
-import { formatMark } from '../mark-form.js';
-import { optionLetter } from './format.js';
+} from '../../../../shared/schemas/reviews.js';
+import { formatScore } from '../../lib/scores.js';
+import { useSnackbar } from '../../lib/snackbar.js';
+import type { PhaseIds } from '../phase/get-phase-context.js';
+import { useApplyKeyFix, usePreviewKeyFix } from './fix-key.js';
+
+const optionLetter = (index: number) => String.fromCharCode(65 + index);
 
 /** What the form needs of a question: its id, type, options and key. */
 export type KeyFixQuestion = Pick<
@@ -187,8 +188,10 @@ export function KeyFixForm({
                     <TableCell>
                       {[c.familyName, c.givenName].filter(Boolean).join(' ') || c.studentId}
                     </TableCell>
-                    <TableCell align="right">{formatMark(c.oldScore, i18n.language)}</TableCell>
-                    <TableCell align="right">{formatMark(c.newScore, i18n.language)}</TableCell>
+                    <TableCell align="right">
+                      {c.oldScore === null ? '—' : formatScore(c.oldScore, i18n.language)}
+                    </TableCell>
+                    <TableCell align="right">{formatScore(c.newScore, i18n.language)}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>
