@@ -205,7 +205,7 @@ describe.skipIf(!hasChromium)('homes, notifications, account and search', () => 
       // Keyboard alone: down to the first person, Enter opens the students list.
       await search.press('ArrowDown');
       await search.press('Enter');
-      await page.waitForURL('**/elevi');
+      await page.waitForURL('**/elevi?persoana=*');
       await page.context().close();
     });
 

@@ -331,6 +331,14 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     expect(
       await radu.getByText('Nota celuilalt corector apare aici când o dă și el.').count(),
     ).toBe(1);
+    // The form drawn again holds his mark, not an empty field: the scheme's boxes ticked, and
+    // the free mark, if he switches to it, reads 8.
+    await expect.poll(() => radu.getByLabel(/Aduce fracțiile/).isChecked()).toBe(true);
+    await expect.poll(() => radu.getByText('Nota din barem: 8 din 10').count()).toBe(1);
+    await radu.getByRole('button', { name: 'Notă liberă' }).click();
+    await expect.poll(() => radu.getByLabel(/^Nota \(0/).inputValue()).toBe('8');
+    expect(await radu.getByLabel('Observație').inputValue()).toBe('Nu a simplificat la final.');
+    await shot(radu, 'review-after-save-ro');
 
     // The stale tab: a free mark of 7 is refused as changed, and the paper shows the 8.
     await stale.getByRole('button', { name: 'Notă liberă' }).click();

@@ -468,6 +468,7 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     notFound: OUTSIDERS,
     body: () => ({ tieBreak: 'none', publication: 'none', qualification: null, awards: null }),
   },
+  [`GET ${RANKP}/rules/status`]: { ok: ORGANISERS, notFound: OUTSIDERS },
   [`POST ${RANKP}/rules/dry-run`]: { ok: ORGANISERS, notFound: OUTSIDERS },
   [`POST ${RANKP}/rules/apply`]: { ok: ORGANISERS, notFound: OUTSIDERS },
 

@@ -908,7 +908,7 @@ export interface paths {
         put: operations["putExamEditionStudents"];
         /**
          * Enrol students
-         * @description Each gets CMS credentials and joins the first phase if it is open. Unknown, inactive or unregistered students and grades the exam lacks fail. Admins and exam admins for any student; staff and the edition's coordinators for their own students (others come back in `failedStudents`).
+         * @description Each gets CMS credentials and joins the first phase if it is open. Unknown, inactive or unregistered students and grades the exam lacks fail; `failures` says why for each. Admins and exam admins for any student; staff and the edition's coordinators for their own students (others come back in `failedStudents`).
          *
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
@@ -1508,6 +1508,28 @@ export interface paths {
          *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
          */
         post: operations["postExamEditionPhaseRulesDryRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ranking-service/exams/{examId}/editions/{editionId}/phases/{phaseId}/rules/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the decisions the rules wrote are out of date
+         * @description Those who may apply the rules. `outOfDate` once the rules have been applied, the phase is open and the stored rules would now decide otherwise (an appeal or a key fix moved scores): run the dry run again and apply. Changes nothing.
+         *
+         *     Bearer token of teacher or admin (an account that is registered and active, or an admin).
+         */
+        get: operations["getExamEditionPhaseRulesStatus"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -12480,11 +12502,22 @@ export interface operations {
                      * @example {
                      *       "failedStudents": [
                      *         "text"
+                     *       ],
+                     *       "failures": [
+                     *         {
+                     *           "studentId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *           "reason": "unknown"
+                     *         }
                      *       ]
                      *     }
                      */
                     "application/json": {
                         failedStudents: string[];
+                        failures: {
+                            /** @enum {string} */
+                            reason: "unknown" | "inactive" | "unregistered" | "grade" | "not_theirs";
+                            studentId: string;
+                        }[];
                     };
                 };
             };
@@ -15421,7 +15454,7 @@ export interface operations {
                             _id: string;
                             createdAt: string;
                             /** @enum {string} */
-                            kind: "enrolled" | "test-soon" | "results-published" | "score-changed" | "result-changed" | "marking-assigned" | "review-reminder" | "account-activated" | "account-deactivated";
+                            kind: "enrolled" | "test-soon" | "results-published" | "test-results-published" | "score-changed" | "result-changed" | "marking-assigned" | "review-reminder" | "account-activated" | "account-deactivated";
                             link: string | null;
                             params: {
                                 [key: string]: string;
@@ -17487,6 +17520,142 @@ export interface operations {
                      *             "invalid_email"
                      *           ]
                      *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other failure, in the same envelope: 500 GENERAL_ERROR; 503 QUERY_TIMEOUT (a statement past its time limit, nothing changed: retry), DATABASE_UNAVAILABLE (the database is restarting or out of reach, nothing changed: retry after Retry-After) or STORAGE_UNAVAILABLE (the file storage did not answer: retry); 414 URL_TOO_LONG (the request line and headers, or one path segment, past the server’s limits). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 500,
+                     *         "code": "GENERAL_ERROR",
+                     *         "message": "An error has occurred"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getExamEditionPhaseRulesStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The edition id, one of the competition's yearly editions. */
+                editionId: string;
+                /** @description The competition (exam) id. */
+                examId: string;
+                /** @description The phase id, one of the edition's rounds. */
+                phaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "appliedAt": "text",
+                     *       "outOfDate": true,
+                     *       "changeCount": 1
+                     *     }
+                     */
+                    "application/json": {
+                        appliedAt: string | null;
+                        changeCount: number;
+                        outOfDate: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: the request does not pass validation or breaks a rule of its fields. Codes: VALIDATION_FAILED, CLIENT_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 400,
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "Invalid body",
+                     *         "details": [
+                     *           {
+                     *             "code": "required",
+                     *             "path": [
+                     *               "email"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: no bearer token, or one of a session that ended. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 401,
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "A valid session is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: signed in, but this account may not do this. Codes: OPERATION_NOT_PERMITTED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 403,
+                     *         "code": "OPERATION_NOT_PERMITTED",
+                     *         "message": "Not enough rights"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: no such resource, or one outside what the caller may see. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "statusCode": 404,
+                     *         "code": "NOT_FOUND",
+                     *         "message": "resource not found"
                      *       }
                      *     }
                      */
@@ -30281,6 +30450,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "testId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "examId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "editionId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "phaseId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
+                     *       "hybrid": true,
                      *       "testName": "text",
                      *       "score": 1,
                      *       "scoreState": "awaiting_marking",
@@ -30291,6 +30464,14 @@ export interface operations {
                      *         {
                      *           "itemId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
                      *           "itemIndexInTest": 1,
+                     *           "statement": "text",
+                     *           "itemType": "single",
+                     *           "itemAnswers": [
+                     *             "text"
+                     *           ],
+                     *           "ownAnswer": [
+                     *             1
+                     *           ],
                      *           "maxScore": 1,
                      *           "finalScore": 1,
                      *           "scoreState": "awaiting_marking",
@@ -30314,6 +30495,9 @@ export interface operations {
                         appealEndDate: string | null;
                         appealOpen: boolean;
                         appealStartDate: string | null;
+                        editionId: string;
+                        examId: string;
+                        hybrid: boolean;
                         items: {
                             /** @enum {string|null} */
                             appealOutcome: "changed" | "kept" | null;
@@ -30330,12 +30514,18 @@ export interface operations {
                             /** @enum {string|null} */
                             decidedBy: "key" | "marking" | "mediation" | "appeal" | "key_fix" | null;
                             finalScore: number | null;
+                            itemAnswers: string[];
                             itemId: string;
                             itemIndexInTest: number;
+                            /** @enum {string} */
+                            itemType: "single" | "multiple" | "numeric" | "open";
                             maxScore: number;
+                            ownAnswer: number[] | string | (never | null);
                             /** @enum {string|null} */
                             scoreState: "awaiting_marking" | "provisional" | "final" | null;
+                            statement: string;
                         }[];
+                        phaseId: string;
                         score: number | null;
                         /** @enum {string|null} */
                         scoreState: "awaiting_marking" | "provisional" | "final" | null;
@@ -30479,6 +30669,14 @@ export interface operations {
                      * @example {
                      *       "itemId": "0190a3c2-5b7e-7f41-9c2d-3e8f6a1b2c4d",
                      *       "itemIndexInTest": 1,
+                     *       "statement": "text",
+                     *       "itemType": "single",
+                     *       "itemAnswers": [
+                     *         "text"
+                     *       ],
+                     *       "ownAnswer": [
+                     *         1
+                     *       ],
                      *       "maxScore": 1,
                      *       "finalScore": 1,
                      *       "scoreState": "awaiting_marking",
@@ -30512,11 +30710,16 @@ export interface operations {
                         /** @enum {string|null} */
                         decidedBy: "key" | "marking" | "mediation" | "appeal" | "key_fix" | null;
                         finalScore: number | null;
+                        itemAnswers: string[];
                         itemId: string;
                         itemIndexInTest: number;
+                        /** @enum {string} */
+                        itemType: "single" | "multiple" | "numeric" | "open";
                         maxScore: number;
+                        ownAnswer: number[] | string | (never | null);
                         /** @enum {string|null} */
                         scoreState: "awaiting_marking" | "provisional" | "final" | null;
+                        statement: string;
                     };
                 };
             };

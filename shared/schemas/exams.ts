@@ -208,6 +208,24 @@ export type Count = z.infer<typeof countSchema>;
 /** Bulk calls succeed when `failedStudents` is empty (SPEC.md §4). */
 export const failedStudentsSchema = z.object({ failedStudents: z.array(z.string()) });
 export type FailedStudents = z.infer<typeof failedStudentsSchema>;
+/**
+ * Why a student could not be enrolled: `unknown` (no such student), `inactive`, `unregistered`
+ * (registration not finished), `grade` (a grade the competition does not have, or none),
+ * `not_theirs` (a staff member or coordinator enrols their own students only).
+ */
+export const ENROL_FAILURES = [
+  'unknown',
+  'inactive',
+  'unregistered',
+  'grade',
+  'not_theirs',
+] as const;
+export type EnrolFailure = (typeof ENROL_FAILURES)[number];
+/** `POST …/editions/{editionId}/students`: who was not enrolled, and why. */
+export const addStudentsResultSchema = failedStudentsSchema.extend({
+  failures: z.array(z.object({ studentId: z.string(), reason: z.enum(ENROL_FAILURES) })),
+});
+export type AddStudentsResult = z.infer<typeof addStudentsResultSchema>;
 export const bulkEnrolResultSchema = failedStudentsSchema.extend({ enrolledCount: z.number() });
 export type BulkEnrolResult = z.infer<typeof bulkEnrolResultSchema>;
 export const admitResultSchema = z.object({ admittedCount: z.number() });

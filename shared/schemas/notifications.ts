@@ -8,6 +8,7 @@ export const NOTIFICATION_KINDS = [
   'enrolled',
   'test-soon',
   'results-published',
+  'test-results-published',
   'score-changed',
   'result-changed',
   'marking-assigned',

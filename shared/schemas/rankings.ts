@@ -471,6 +471,21 @@ export const rulesDryRunSchema = z.object({
 });
 export type RulesDryRun = z.infer<typeof rulesDryRunSchema>;
 
+/**
+ * `GET …/rules/status`: whether the decisions and prizes written by the rules still are what the
+ * stored rules give. After an appeal or a key fix moves scores they may not be: the rules page
+ * says so at once, without waiting for a dry run.
+ */
+export const rulesStatusSchema = z.object({
+  /** When the rules were last applied (or the phase closed again with them); null: never. */
+  appliedAt: z.string().nullable(),
+  /** Applied before, the phase open, and the stored rules would now decide otherwise. */
+  outOfDate: z.boolean(),
+  /** How many students' decision or prize would change (0 unless out of date). */
+  changeCount: z.number().int(),
+});
+export type RulesStatus = z.infer<typeof rulesStatusSchema>;
+
 /** `POST …/rules/apply`. */
 export const rulesApplyRequestSchema = z
   .object({

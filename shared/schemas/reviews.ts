@@ -726,6 +726,13 @@ export const studentReviewItemSchema = z.object({
   itemId: z.string(),
   /** The item's place as the student had it ('Întrebarea N', N = index + 1). */
   itemIndexInTest: z.number(),
+  /** The question as the student had it (Markdown), with its options; never its key. */
+  statement: z.string(),
+  itemType: z.enum(ITEM_TYPES),
+  itemAnswers: z.array(z.string()),
+  /** What the student answered online (options chosen, or typed); pages of a hybrid test are
+   * read through the uploads module. Null: no answer. */
+  ownAnswer: z.union([z.array(z.number()), z.string()]).nullable(),
   maxScore: z.number(),
   /** Null while the item waits for marking. */
   finalScore: z.number().nullable(),
@@ -753,6 +760,12 @@ export type StudentReviewItem = z.infer<typeof studentReviewItemSchema>;
 /** `GET /test-review/tests/{testId}/items`: the student's result, item by item. */
 export const studentResultSchema = z.object({
   testId: z.string(),
+  /** Where the test is, for the student's own answers (statement and pages) beside the points. */
+  examId: z.string(),
+  editionId: z.string(),
+  phaseId: z.string(),
+  /** A hybrid test: the student's answer is the pages they uploaded. */
+  hybrid: z.boolean(),
   testName: z.string(),
   score: z.number().nullable(),
   scoreState: z.enum(RESULT_STATES).nullable(),

@@ -73,6 +73,20 @@ describe('POST …/editions/{editionId}/students', () => {
     expect(res.json().failedStudents.sort()).toEqual(
       sorted(inactive.id, unregistered.id, wrongGrade.id, teacher.id, unknown),
     );
+    // Each with why, so the dialog can say it.
+    const why = Object.fromEntries(
+      (res.json().failures as { studentId: string; reason: string }[]).map((f) => [
+        f.studentId,
+        f.reason,
+      ]),
+    );
+    expect(why).toEqual({
+      [inactive.id]: 'inactive',
+      [unregistered.id]: 'unregistered',
+      [wrongGrade.id]: 'grade',
+      [teacher.id]: 'unknown',
+      [unknown]: 'unknown',
+    });
     expect(await enrolled(s.edition.id)).toEqual(sorted(s.mine.id, s.others.id));
     expect(await inPhase(s.phase.id)).toEqual(sorted(s.mine.id, s.others.id));
     const rows = await t.database.db
@@ -94,7 +108,7 @@ describe('POST …/editions/{editionId}/students', () => {
     const again = await kit.call('POST', `${s.editionUrl}/students`, admin.headers, {
       students: [s.mine.id],
     });
-    expect(again.json()).toEqual({ failedStudents: [] });
+    expect(again.json()).toEqual({ failedStudents: [], failures: [] });
     const [row] = await t.database.db
       .select()
       .from(editionStudents)
@@ -123,7 +137,10 @@ describe('POST …/editions/{editionId}/students', () => {
     const byStaff = await kit.call('POST', `${s.editionUrl}/students`, s.staff.headers, {
       students: [s.staffs.id, s.others.id],
     });
-    expect(byStaff.json()).toEqual({ failedStudents: [s.others.id] });
+    expect(byStaff.json()).toEqual({
+      failedStudents: [s.others.id],
+      failures: [{ studentId: s.others.id, reason: 'not_theirs' }],
+    });
     expect(await enrolled(s.edition.id)).toEqual(sorted(s.mine.id, s.staffs.id));
 
     expect(

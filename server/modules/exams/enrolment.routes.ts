@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  addStudentsResultSchema,
   bulkEnrolResultSchema,
   countSchema,
   editionStudentChangesSchema,
@@ -74,10 +75,11 @@ export function enrolmentRoutes(app: FastifyInstance, { enrolment }: ExamMgmt) {
         summary: 'Enrol students',
         description:
           'Each gets CMS credentials and joins the first phase if it is open. Unknown, ' +
-          `inactive or unregistered students and grades the exam lacks fail. ${WHO}`,
+          `inactive or unregistered students and grades the exam lacks fail; \`failures\` ` +
+          `says why for each. ${WHO}`,
         params: editionParams,
         body: editionStudentsSchema,
-        response: { 200: failedStudentsSchema },
+        response: { 200: addStudentsResultSchema },
       },
       preHandler: staffGuard(),
     },

@@ -2,10 +2,12 @@ import { randomInt } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { sectorCell } from '../../../shared/constants.js';
 import type {
+  AddStudentsResult,
   BulkEnrolResult,
   Count,
   EditionStudentChangesInput,
   EditionStudentListItem,
+  EnrolFailure,
   FailedStudents,
 } from '../../../shared/schemas/exams.js';
 import type { Db } from '../../db/client.js';
@@ -47,13 +49,19 @@ export function newCmsCredentials(): { cmsUsername: string; cmsPassword: string 
 
 /** An active, registered student whose grade is one of the exam's. */
 export function isEligibleStudent(student: repo.StudentFacts, grades: readonly number[]): boolean {
-  return (
-    student.type === 'student' &&
-    student.state === 'active' &&
-    student.registered &&
-    student.grade !== null &&
-    grades.includes(student.grade)
-  );
+  return whyNotEligible(student, grades) === null;
+}
+
+/** Why a person cannot be enrolled in a competition of these grades; null when they can. */
+export function whyNotEligible(
+  student: repo.StudentFacts | undefined,
+  grades: readonly number[],
+): EnrolFailure | null {
+  if (student?.type !== 'student') return 'unknown';
+  if (student.state !== 'active') return 'inactive';
+  if (!student.registered) return 'unregistered';
+  if (student.grade === null || !grades.includes(student.grade)) return 'grade';
+  return null;
 }
 
 /**
@@ -160,30 +168,37 @@ export function enrolmentService({ db, clock }: EnrolmentDeps) {
       actor: Actor,
       ids: EditionIds,
       studentIds: string[],
-    ): Promise<FailedStudents> {
+    ): Promise<AddStudentsResult> {
       const context = await requireEnrolRights(actor, ids);
       const wanted = [...new Set(studentIds)];
+      const failures: AddStudentsResult['failures'] = [];
       const { failedStudents } = await enrolMany(
         actor,
         ids.editionId,
         async (tx) => {
           const facts = new Map((await repo.findStudentFacts(tx, wanted)).map((s) => [s.id, s]));
-          const ok = (id: string) => {
+          const why = (id: string): EnrolFailure | null => {
             const s = facts.get(id);
-            return (
-              s !== undefined &&
-              isEligibleStudent(s, context.exam.grades) &&
-              canEnrolStudent(actor, context.access, ids.editionId, s)
-            );
+            const reason = whyNotEligible(s, context.exam.grades);
+            if (reason !== null || !s) return reason ?? 'unknown';
+            return canEnrolStudent(actor, context.access, ids.editionId, s) ? null : 'not_theirs';
           };
+          failures.length = 0; // the transaction may run again
+          for (const id of wanted) {
+            const reason = why(id);
+            if (reason) failures.push({ studentId: id, reason });
+          }
+          const failed = new Set(failures.map((f) => f.studentId));
           return {
-            students: wanted.filter(ok).map((id) => facts.get(id) as repo.StudentFacts),
-            failed: wanted.filter((id) => !ok(id)),
+            students: wanted
+              .filter((id) => !failed.has(id))
+              .map((id) => facts.get(id) as repo.StudentFacts),
+            failed: wanted.filter((id) => failed.has(id)),
           };
         },
         'edition.students.add',
       );
-      return { failedStudents };
+      return { failedStudents, failures };
     },
 
     /** The calling teacher enrols every one of their own eligible students. */

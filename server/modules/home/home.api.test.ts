@@ -131,6 +131,8 @@ describe('search', () => {
     expect(await names(w.otherTeacher)).toEqual(await names(w.otherTeacher));
     const full = await search(w.otherTeacher, 'AscunsBogdan ElevBogdan');
     expect(full.map((h) => h.id)).toEqual([w.bogdan.id]);
+    // The hit opens that person: the students list narrowed to them alone.
+    expect(full[0]?.link).toBe(`/elevi?persoana=${w.bogdan.id}`);
   });
 
   it('finds competitions, phases, tests and questions within the same rights', async () => {

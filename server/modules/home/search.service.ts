@@ -50,7 +50,8 @@ export function searchService({ db }: { db: Db }) {
           id: p.id,
           title: [p.givenName, p.familyName].filter(Boolean).join(' ') || p.email,
           context: p.type,
-          link: p.type === 'teacher' ? '/profesori' : '/elevi',
+          // The list narrowed to this person alone (the people screens have no page each).
+          link: `${p.type === 'teacher' ? '/profesori' : '/elevi'}?persoana=${p.id}`,
         })),
         ...exams.map((e) => ({
           kind: 'exam' as const,

@@ -21,6 +21,9 @@ function pathOf(link: string | undefined): string | null {
 
 /** Which mails also notify, and which of their parameters the text shows. */
 const FROM_MAIL: Partial<Record<string, { kind: NotificationKind; params: string[] }>> = {
+  // A test's results are published to the student when the whole paper is marked (online
+  // tests without open questions show theirs at the finish): per test, not at the phase's close.
+  'score-published': { kind: 'test-results-published', params: ['test'] },
   'score-changed': { kind: 'score-changed', params: ['test'] },
   'result-changed': { kind: 'result-changed', params: ['phase'] },
   'review-reminder': { kind: 'review-reminder', params: ['phase', 'open', 'mediations'] },
@@ -95,7 +98,10 @@ export async function notifyEnrolled(
   );
 }
 
-/** Tells every student of a phase that its results are published (the phase closed). */
+/**
+ * Tells every student of a phase that its results are final (the phase closed); each test's
+ * own results are told as they are published (`test-results-published`, with its mail).
+ */
 export async function notifyResultsPublished(tx: Db, phaseId: string, at: Date): Promise<void> {
   const names = await phaseNames(tx, phaseId);
   if (!names) return;

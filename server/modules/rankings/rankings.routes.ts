@@ -15,6 +15,7 @@ import {
   rulesApplyResultSchema,
   rulesDryRunRequestSchema,
   rulesDryRunSchema,
+  rulesStatusSchema,
 } from '../../../shared/schemas/rankings.js';
 import { actorOf, guard } from '../../lib/auth-guard.js';
 import { listDoc } from '../../lib/openapi/index.js';
@@ -242,6 +243,24 @@ export function rankingsRoutes(rankings: RankingsService, rules: RulesService) {
         preHandler: staff,
       },
       async (request) => rules.putRules(actorOf(request), request.params, request.body),
+    );
+
+    r.get(
+      `${BASE}/rules/status`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Whether the decisions the rules wrote are out of date',
+          description:
+            'Those who may apply the rules. `outOfDate` once the rules have been applied, the ' +
+            'phase is open and the stored rules would now decide otherwise (an appeal or a key ' +
+            'fix moved scores): run the dry run again and apply. Changes nothing.',
+          params: phaseParams,
+          response: { 200: rulesStatusSchema },
+        },
+        preHandler: staff,
+      },
+      async (request) => rules.status(actorOf(request), request.params),
     );
 
     r.post(

@@ -191,8 +191,18 @@ describe('dry run and apply', () => {
     expect(same.changeCount).toBe(0);
     expect((await apply(w, same.fingerprint)).json()).toMatchObject({ changed: 0 });
 
+    const status = async () => {
+      const res = await kit.call('GET', `${w.phaseUrl}/rules/status`, w.staff.headers);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { appliedAt: string | null; outOfDate: boolean; changeCount: number };
+    };
+    expect(await status()).toMatchObject({ outOfDate: false, changeCount: 0 });
+    expect((await status()).appliedAt).not.toBeNull();
+
     // An appeal lifts Eva over the minimum: only she changes.
     await kit.setTotal(w.phase.id, w.s.Eva?.id ?? '', 16);
+    // The rules page can say so before anyone runs the dry run.
+    expect(await status()).toMatchObject({ outOfDate: true, changeCount: 1 });
     const stale = await apply(w, same.fingerprint);
     expect(stale.statusCode).toBe(409);
     expect(codeOf(stale)).toBe('RULES_OUTCOME_CHANGED');
@@ -222,6 +232,13 @@ describe('dry run and apply', () => {
       prizesRemoved: 0,
     });
     expect(await kit.decision(w.phase.id, w.s.Eva?.id ?? '')).toBe('admitted');
+    expect(await status()).toMatchObject({ outOfDate: false, changeCount: 0 });
+    // A coordinator does not apply rules, so is not told; an outsider finds no phase.
+    const coord = await kit.call('GET', `${w.phaseUrl}/rules/status`, w.coordinator.headers);
+    expect(coord.statusCode).toBe(403);
+    expect(
+      (await kit.call('GET', `${w.phaseUrl}/rules/status`, w.outsider.headers)).statusCode,
+    ).toBe(404);
     const audit = await t.database.db
       .select()
       .from(auditEvents)

@@ -1,9 +1,9 @@
 // A phase's rules (phase_rules), what they decide on, and the prizes they give (phase_prizes).
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { PhaseResult } from '../../../shared/schemas/exams.js';
 import type { PhaseRules, Prize, TieBreak } from '../../../shared/schemas/rankings.js';
 import { type Db, rowsOf } from '../../db/client.js';
-import { phasePrizes, phaseRules } from '../../db/schema.js';
+import { auditEvents, phasePrizes, phaseRules } from '../../db/schema.js';
 import { rankedCte } from './ranks.repo.js';
 
 export async function findRules(db: Db, phaseId: string): Promise<PhaseRules | undefined> {
@@ -22,6 +22,23 @@ export async function saveRules(db: Db, phaseId: string, rules: PhaseRules, acto
       target: phaseRules.phaseId,
       set: { rules, updatedBy: actorId, updatedAt: sql`now()` },
     });
+}
+
+/** When the phase's rules last wrote its decisions (the apply's audit event); null: never. */
+export async function lastAppliedAt(db: Db, phaseId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: auditEvents.at })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.entityType, 'phase'),
+        eq(auditEvents.entityId, phaseId),
+        eq(auditEvents.action, 'phase.rules.apply'),
+      ),
+    )
+    .orderBy(desc(auditEvents.at))
+    .limit(1);
+  return row?.at ?? null;
 }
 
 /** Every participant of a phase as the rules see them: rank and total when ranked. */

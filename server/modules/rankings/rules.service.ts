@@ -10,6 +10,7 @@ import {
   type RulesApplyResult,
   type RulesDryRun,
   type RulesDryRunRequest,
+  type RulesStatus,
 } from '../../../shared/schemas/rankings.js';
 import type { Db } from '../../db/client.js';
 import { phaseRules } from '../../db/schema.js';
@@ -89,6 +90,26 @@ export function rulesService({ db, clock }: RulesDeps) {
         });
         return rules;
       });
+    },
+
+    /**
+     * Whether the decisions the rules wrote are out of date: applied before, the phase still
+     * open, and the stored rules now give something else (an appeal or a key fix moved a score,
+     * or someone changed a decision by hand since). Changes nothing.
+     */
+    async status(actor: Actor, ids: PhaseIds): Promise<RulesStatus> {
+      const viewer = await requireRuleSetter(actor, ids);
+      const phaseId = viewer.phase.id;
+      const appliedAt = await rulesRepo.lastAppliedAt(db, phaseId);
+      if (!appliedAt || viewer.phase.state !== 'open' || !hasRules(viewer.rules)) {
+        return { appliedAt: appliedAt?.toISOString() ?? null, outOfDate: false, changeCount: 0 };
+      }
+      const { changes } = await evaluateRules(db, phaseId, viewer.rules);
+      return {
+        appliedAt: appliedAt.toISOString(),
+        outOfDate: changes.length > 0,
+        changeCount: changes.length,
+      };
     },
 
     /**

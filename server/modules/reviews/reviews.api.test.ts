@@ -12,6 +12,7 @@ import {
   answers,
   auditEvents,
   mailOutbox,
+  notifications,
   questions,
   reviewEntries,
   reviewMarks,
@@ -462,6 +463,17 @@ describe('appeals', () => {
       .where(eq(mailOutbox.toAddress, w.ana.email));
     // The first publication is not a change; the appeal's is, with its item, amounts and cause.
     expect(mails.filter((m) => m.template === 'score-published')).toHaveLength(1);
+    // The bell says so per test, with the mail, and links to that test's result.
+    const bell = await t.database.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, w.ana.id));
+    expect(bell.filter((n) => n.kind === 'test-results-published')).toEqual([
+      expect.objectContaining({
+        params: { test: expect.any(String) },
+        link: `/teste/${w.hybridTest.id}/rezultat`,
+      }),
+    ]);
     const changed = mails.filter((m) => m.template === 'score-changed');
     expect(changed.map((m) => m.params)).toEqual([
       expect.objectContaining({ item: '1', before: '7.5', after: '3.25', cause: 'appeal' }),
@@ -489,6 +501,23 @@ describe('appeals', () => {
     for (const person of [w.coordinator, ...assigned.map(signedOf)]) {
       expect(JSON.stringify(page)).not.toContain(person.id);
     }
+    // The question as she had it is there, never its key; the answer is her pages.
+    expect(page.hybrid).toBe(true);
+    expect(page.items[0]?.statement.length).toBeGreaterThan(0);
+    expect(JSON.stringify(page.items[0])).not.toContain('itemCorrectAnswers');
+    // It says where the test is, so the page shows beside the points the question and the
+    // student's own pages (their items, read through the uploads module's own rules).
+    const own = `/upload-mgmt${w.phasePath(page.phaseId)}/tests/${page.testId}/students`;
+    expect(w.phasePath(page.phaseId)).toContain(
+      `/exams/${page.examId}/editions/${page.editionId}/`,
+    );
+    const ownItems = await w.call('GET', `${own}/${w.ana.id}/items`, w.ana.headers);
+    expect(ownItems.statusCode, ownItems.body).toBe(200);
+    expect(
+      ownItems.json().items.find((i: { itemId: string }) => i.itemId === w.hybridItemId),
+    ).toMatchObject({ itemQ: expect.any(String), answer: { answerFiles: [expect.anything()] } });
+    const theirs = await w.call('GET', `${own}/${w.bogdan.id}/items`, w.ana.headers);
+    expect([403, 404]).toContain(theirs.statusCode);
   });
 
   it("keep the original score when the paper moves by less than the phase's points", async () => {
@@ -618,7 +647,11 @@ describe('online phases', () => {
     const page = ok<StudentResult>(
       await w.call('GET', `/test-review/tests/${w.onlineTest.id}/items`, w.carmen.headers),
     );
+    expect(page.hybrid).toBe(false);
     expect(page.items.find((i) => i.itemId === w.singleItemId)).toMatchObject({
+      statement: expect.stringMatching(/\S/),
+      itemType: 'single',
+      ownAnswer: expect.anything(),
       finalScore: 10,
       appealStatus: 'resolved',
       appealOutcome: 'changed',

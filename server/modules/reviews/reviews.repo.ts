@@ -685,9 +685,10 @@ export async function lockCommitteeAppeals(db: Db, itemId: string) {
 /** A test with its phase, for a student's result and appeals. */
 export async function findTestWithPhase(db: Db, testId: string) {
   const [row] = await db
-    .select({ test: tests, phase: phases })
+    .select({ test: tests, phase: phases, examId: editions.examId })
     .from(tests)
     .innerJoin(phases, eq(phases.id, tests.phaseId))
+    .innerJoin(editions, eq(editions.id, phases.editionId))
     .where(and(eq(tests.id, testId), isNull(phases.deletedAt)));
   return row;
 }
@@ -708,11 +709,23 @@ export async function findTestItems(db: Db, testId: string) {
       position: testItems.position,
       points: testItems.score,
       itemType: questions.itemType,
+      itemQ: questions.itemQ,
+      itemAnswers: questions.itemAnswers,
     })
     .from(testItems)
     .innerJoin(questions, eq(questions.id, testItems.questionId))
     .where(eq(testItems.testId, testId))
     .orderBy(asc(testItems.position));
+}
+
+/** What one student answered on each item of a test (typed or chosen; pages live in uploads). */
+export async function findSubmittedAnswers(db: Db, testId: string, studentId: string) {
+  const rows = await db
+    .select({ itemId: answers.questionId, submitted: answers.submittedAnswer })
+    .from(answers)
+    .where(and(eq(answers.testId, testId), eq(answers.studentId, studentId)));
+  // Chosen options or typed text, as the player stored them.
+  return new Map(rows.map((r) => [r.itemId, r.submitted as number[] | string | null]));
 }
 
 /** A student's answer to one item of a test. */

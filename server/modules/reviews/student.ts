@@ -62,6 +62,7 @@ async function studentItems(
   const appeals = new Map(
     (await repo.findStudentAppeals(tx, found.test.id, studentId)).map((a) => [a.itemId, a]),
   );
+  const submitted = await repo.findSubmittedAnswers(tx, found.test.id, studentId);
   const open = windowOpen(found.phase, now);
   return items
     .filter((i) => only === undefined || i.itemId === only)
@@ -72,6 +73,10 @@ async function studentItems(
       return {
         itemId: i.itemId,
         itemIndexInTest: i.position - 1,
+        statement: i.itemQ,
+        itemType: i.itemType,
+        itemAnswers: i.itemAnswers,
+        ownAnswer: submitted.get(i.itemId) ?? null,
         maxScore: Number(i.points),
         finalScore: decided ? s.score : null,
         scoreState: s?.scoreState ?? null,
@@ -97,6 +102,10 @@ export function student(ctx: ReviewsContext) {
       const items = await studentItems(db, found, actor.id, now);
       return {
         testId,
+        examId: found.examId,
+        editionId: found.phase.editionId,
+        phaseId: found.phase.id,
+        hybrid: found.phase.type === 'hybrid',
         testName: found.test.name,
         score: result?.score ?? null,
         scoreState: result?.scoreState ?? null,

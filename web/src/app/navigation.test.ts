@@ -3,6 +3,7 @@ import {
   canSee,
   currentPage,
   flatPages,
+  hidesExams,
   NAVIGATION,
   searchPages,
   visibleNavigation,
@@ -48,6 +49,16 @@ describe('navigation', () => {
       '/profil',
       '/ajutor',
     ]);
+  });
+
+  it('keeps "Competitions" out until the home has said whether the person sees one', () => {
+    // Asked, not answered yet: a teacher may be a plain marker, so the entry waits.
+    expect(hidesExams('teacher', true, undefined)).toBe(true);
+    expect(hidesExams('teacher', true, 0)).toBe(true);
+    expect(hidesExams('teacher', true, 2)).toBe(false);
+    // An admin always has it; a home that failed leaves it to the role.
+    expect(hidesExams('admin', true, undefined)).toBe(false);
+    expect(hidesExams('teacher', false, undefined)).toBe(false);
   });
 
   it('shows "To mark" only to teachers and admins who mark somewhere', () => {

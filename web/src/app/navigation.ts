@@ -115,6 +115,22 @@ export function canSee(item: Pick<NavItem, 'roles'>, role: UserType | undefined)
   return role !== undefined && item.roles.includes(role);
 }
 
+/**
+ * Whether "Competitions" is left out of the menu: a plain marker sees no competition (the
+ * home's `menu.exams` is 0), and until the home has answered nobody but an admin is shown it,
+ * so a plain marker's menu never shows the entry for a moment and then drops it. `asked`:
+ * the home is being asked and has not failed (a failed home leaves the entry to the role).
+ */
+export function hidesExams(
+  role: UserType | undefined,
+  asked: boolean,
+  exams: number | undefined,
+): boolean {
+  if (role === 'admin') return false;
+  if (exams === undefined) return asked;
+  return exams === 0;
+}
+
 /** The menu a user sees: hidden items dropped, groups left without children dropped too. */
 export function visibleNavigation(
   role: UserType | undefined,

@@ -21,7 +21,7 @@ import { useAdminDecisions, useMarkerWork } from '../../api/marker-work.js';
 import { useNotifications } from '../../api/notifications.js';
 import { LoadingScreen } from '../../components/LoadingScreen.js';
 import { useAuth } from '../../lib/auth.js';
-import { flatPages, NAVIGATION, visibleNavigation } from '../navigation.js';
+import { flatPages, hidesExams, NAVIGATION, visibleNavigation } from '../navigation.js';
 import { useSettings } from '../providers/settings.js';
 import { Footer } from './Footer.js';
 import { FullscreenToggle } from './FullscreenToggle.js';
@@ -52,8 +52,9 @@ export function AppLayout() {
   // Appeals only the exam's admins can decide, counted on "Competitions" for those admins.
   const adminAppeals = useAdminDecisions(mayMark);
   // "Competitions" only for those who see one (a plain marker has none) or may create one.
-  const home = useHome(role === 'admin' || (role !== undefined && user?.registered === true));
-  const noExams = role !== 'admin' && home.data?.menu.exams === 0;
+  const homeAsked = role === 'admin' || (role !== undefined && user?.registered === true);
+  const home = useHome(homeAsked);
+  const noExams = hidesExams(role, homeAsked && !home.isError, home.data?.menu.exams);
   const items = useMemo(
     () => visibleNavigation(role, NAVIGATION, { marks, noExams }),
     [role, marks, noExams],

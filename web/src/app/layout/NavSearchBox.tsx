@@ -84,6 +84,13 @@ export function NavSearchBox({
     <Autocomplete<Option>
       size="small"
       sx={{ width: SEARCH_WIDTH }}
+      // On a phone the box is narrow; its suggestions take the screen's width instead.
+      slotProps={{
+        popper: {
+          placement: 'bottom-start',
+          sx: { minWidth: 'min(320px, calc(100vw - 16px))' },
+        },
+      }}
       options={options}
       open={open}
       onOpen={() => setOpen(true)}

@@ -81,7 +81,14 @@ export function QuickPanel({
         </Box>
         <Typography variant="overline">{t('layout.today')}</Typography>
         <Typography sx={{ mb: 2 }}>{today}</Typography>
-        <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
+        <Box
+          sx={{
+            // With nothing at all, "No notifications" below says it; "All read" too was noise.
+            display: query.isSuccess && items.length === 0 ? 'none' : 'flex',
+            alignItems: 'center',
+            mb: 1,
+          }}
+        >
           <Typography sx={{ flex: 1 }} color="text.secondary" aria-live="polite">
             {t('notifications.unread', { count: unread })}
           </Typography>

@@ -14,7 +14,7 @@ import { useHome } from '../../api/home.js';
 import { useMarkerWork } from '../../api/marker-work.js';
 import { useAuth } from '../../lib/auth.js';
 import { NavIcon } from '../layout/icons.js';
-import { flatPages, NAVIGATION, visibleNavigation } from '../navigation.js';
+import { flatPages, hidesExams, NAVIGATION, visibleNavigation } from '../navigation.js';
 import { OrganiserHome, StudentHome, TeacherHome } from './home-sections.js';
 
 /**
@@ -43,7 +43,7 @@ export function HomePage() {
   const pages = flatPages(
     visibleNavigation(role, NAVIGATION, {
       marks: work.marks,
-      noExams: role !== 'admin' && home.data?.menu.exams === 0,
+      noExams: hidesExams(role, ready && !home.isError, home.data?.menu.exams),
     }),
   );
   const next = home.data;

@@ -176,8 +176,11 @@ export function TeacherHome({
                       primary={`${p.examName} › ${p.phaseName}`}
                       secondary={`${p.editionName} · ${t('home.teacher.from', { date: short(p.startDate) })}`}
                     />
-                    <Stack sx={{ alignItems: 'flex-end' }}>
-                      <Typography>{t('home.teacher.inPhase', { count: p.students })}</Typography>
+                    <Stack sx={{ alignItems: 'flex-end', flexShrink: 0, pl: 1 }}>
+                      {/* "2 elevi" kept on one line beside a long name on a phone. */}
+                      <Typography sx={{ whiteSpace: 'nowrap' }}>
+                        {t('home.teacher.inPhase', { count: p.students })}
+                      </Typography>
                       {p.inactive > 0 && (
                         <Typography variant="body2" color="text.secondary">
                           {t('home.teacher.notActive', { count: p.inactive })}

@@ -12,7 +12,7 @@ import { type PhaseContext, usePhaseContext } from '../../components/phase/get-p
 import { PhaseCrumbs } from '../../components/phase/PhaseCrumbs.js';
 import { PhasePageState } from '../../components/phase/PhasePageState.js';
 import { useSnackbar } from '../../lib/snackbar.js';
-import { useApplyRules, useDryRun, useRules, useSaveRules } from './api/rules.js';
+import { useApplyRules, useDryRun, useRules, useRulesStatus, useSaveRules } from './api/rules.js';
 import { ClosePhaseCard } from './components/ClosePhaseCard.js';
 import { DryRunView } from './components/DryRunView.js';
 import { MissingSectors } from './components/MissingSectors.js';
@@ -70,6 +70,7 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
   const save = useSaveRules(ids);
   const dryRun = useDryRun(ids);
   const apply = useApplyRules(ids);
+  const status = useRulesStatus(ids);
   const isClosed = phase.state === 'closed';
   const mayClose = exam.myRole === 'admin' || exam.myRole === 'examAdmin';
 
@@ -93,6 +94,7 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
     try {
       setRun(await dryRun.mutateAsync(rules));
       setAcceptMissing(false);
+      void status.refetch();
     } catch (e) {
       setRun(null);
       const r = refusal(e, t);
@@ -168,6 +170,30 @@ function RulesWorkspace({ exam, edition, phase, stored }: PhaseContext & { store
         </Typography>
       </Box>
       {isClosed && <Alert severity="info">{t('rankings.rules.closedNote')}</Alert>}
+      {status.data?.outOfDate && status.data.appliedAt && (
+        <Alert
+          severity="warning"
+          data-testid="rules-out-of-date"
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              disabled={dryRun.isPending}
+              onClick={() => void runDry(undefined)}
+            >
+              {t('rankings.dryRun.again')}
+            </Button>
+          }
+        >
+          {t('rankings.rules.outOfDate', {
+            count: status.data.changeCount,
+            at: new Intl.DateTimeFormat(i18n.language, {
+              dateStyle: 'medium',
+              timeStyle: 'short',
+            }).format(new Date(status.data.appliedAt)),
+          })}
+        </Alert>
+      )}
 
       {!isClosed && (
         <PresetCards

@@ -26,8 +26,13 @@ import {
   type StudentResult,
   type StudentReviewItem,
 } from '../../../../shared/schemas/reviews.js';
+import type { AnswerItem, StudentItems } from '../../../../shared/schemas/uploads.js';
 import { ApiError } from '../../api/client.js';
+import { AnswerFiles } from '../../components/answer-files/AnswerFiles.js';
+import { useStudentItems } from '../../components/answer-files/api/get-student-items.js';
 import { ScoreSummary } from '../../components/ScoreSummary.js';
+import { QuestionView } from '../../components/statement/QuestionView.js';
+import { useAuth } from '../../lib/auth.js';
 import { useSnackbar } from '../../lib/snackbar.js';
 import { useFileAppeal, useStudentResult } from './api/student-result.js';
 import { formatWhen } from './components/format.js';
@@ -64,6 +69,16 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [appealing, setAppealing] = useState<StudentReviewItem | null>(null);
+  const { user } = useAuth();
+  const ids = {
+    examId: result.examId,
+    editionId: result.editionId,
+    phaseId: result.phaseId,
+    testId,
+  };
+  // A hybrid test's answers are the student's own pages, read through the uploads module.
+  const own = useStudentItems(ids, result.hybrid ? (user?._id ?? '') : '');
+  const pagesOf = (itemId: string) => own.data?.items.find((i) => i.itemId === itemId);
   const total = result.items.reduce((s, i) => s + Math.round(i.maxScore * 100), 0) / 100;
   const windowText = (() => {
     if (!result.appealStartDate || !result.appealEndDate) return t('result.window.none');
@@ -153,12 +168,79 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
                   {t('result.appeal')}
                 </Button>
               )}
+              <OwnAnswer
+                ids={ids}
+                name={name}
+                item={item}
+                pages={pagesOf(item.itemId)}
+                limits={own.data?.limits}
+              />
             </Paper>
           );
         })}
       </Stack>
       <AppealDialog testId={testId} item={appealing} onClose={() => setAppealing(null)} />
     </Stack>
+  );
+}
+
+/**
+ * Beside an item's points: the question as the student had it and their own answer: the pages
+ * they uploaded (to look at or download, no longer to change) or what they answered online.
+ */
+function OwnAnswer({
+  ids,
+  name,
+  item,
+  pages,
+  limits,
+}: {
+  ids: { examId: string; editionId: string; phaseId: string; testId: string };
+  name: string;
+  item: StudentReviewItem;
+  /** A hybrid test's item with the student's uploaded pages (once read). */
+  pages: AnswerItem | undefined;
+  limits: StudentItems['limits'] | undefined;
+}) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const submitted = item.ownAnswer;
+  const letters = (xs: number[]) => xs.map((i) => String.fromCharCode(65 + i)).join(', ');
+  return (
+    <Box
+      component="section"
+      aria-labelledby={headingId}
+      sx={{ flexBasis: '100%', borderTop: 1, borderColor: 'divider', pt: 1.5, minWidth: 0 }}
+    >
+      <Typography id={headingId} variant="subtitle2" component="h2" sx={{ mb: 1 }}>
+        {t('result.question', { name })}
+      </Typography>
+      <QuestionView
+        itemQ={item.statement}
+        itemType={item.itemType}
+        itemAnswers={item.itemAnswers}
+      />
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 2, mb: 0.5 }}>
+        {t('result.yourAnswer')}
+      </Typography>
+      {pages && limits && (pages.answer?.answerFiles.length ?? 0) > 0 ? (
+        <AnswerFiles
+          ids={ids}
+          itemId={item.itemId}
+          itemLabel={name}
+          answer={pages.answer}
+          canEdit={false}
+          limits={limits}
+        />
+      ) : submitted !== null &&
+        (typeof submitted === 'string' ? submitted.trim() : submitted.length) ? (
+        <Typography sx={{ whiteSpace: 'pre-wrap' }}>
+          {Array.isArray(submitted) ? letters(submitted) : submitted}
+        </Typography>
+      ) : (
+        <Typography color="text.secondary">{t('result.noAnswer')}</Typography>
+      )}
+    </Box>
   );
 }
 

@@ -34,6 +34,10 @@ describe("a student's item", () => {
   const item = (patch: Partial<StudentReviewItem>): StudentReviewItem => ({
     itemId: 'q1',
     itemIndexInTest: 0,
+    statement: 'Cât face 1 + 1?',
+    itemType: 'single',
+    itemAnswers: ['1', '2'],
+    ownAnswer: [1],
     maxScore: 10,
     finalScore: 6,
     scoreState: 'provisional',

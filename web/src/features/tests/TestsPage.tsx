@@ -180,6 +180,7 @@ function PhaseTests({ exam, edition, phase }: PhaseContext) {
         ids={ids}
         test={previewed}
         showsCorrect={isManager}
+        fixesKey={isManager && isOpen}
         onClose={() => setPreviewed(null)}
       />
       {isManager && (

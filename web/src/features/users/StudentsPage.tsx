@@ -1,6 +1,7 @@
 import { Box, Grid, Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { BUCHAREST, type County, type UserState } from '../../../../shared/constants.js';
 import { type Person, STUDENTS_DOWNLOAD_NAME } from '../../../../shared/schemas/people.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
@@ -38,6 +39,7 @@ import { DeleteButton } from './components/DeleteButton.js';
 import { DeletePersonDialog } from './components/DeletePersonDialog.js';
 import { EmailText } from './components/EmailText.js';
 import { ListHeader } from './components/ListHeader.js';
+import { OnePersonNotice, PERSON_PARAM, useOnePerson } from './components/OnePersonNotice.js';
 import { SectorButton, SectorDialog } from './components/SectorDialog.js';
 import { StateChip } from './components/StateChip.js';
 import { StateSelect } from './components/StateSelect.js';
@@ -45,6 +47,8 @@ import { TeacherPicker } from './components/TeacherPicker.js';
 import { useBulkState } from './use-bulk-state.js';
 
 type StudentFilters = {
+  /** One person alone: a search hit opened for them (`?persoana=`). */
+  only: string;
   search: string;
   county: County | '';
   /** Only with București: a sector, or `none` for the students whose sector is not set. */
@@ -59,6 +63,7 @@ type StudentFilters = {
 };
 
 const INITIAL_FILTERS: StudentFilters = {
+  only: '',
   search: '',
   county: '',
   sector: '',
@@ -72,6 +77,7 @@ const INITIAL_FILTERS: StudentFilters = {
 
 const toWhere = (f: StudentFilters) =>
   andWhere(
+    equalsWhere('_id', f.only),
     nameSearchWhere(f.search),
     equalsWhere('county', f.county),
     f.county === BUCHAREST ? sectorWhere(f.sector) : undefined,
@@ -102,11 +108,14 @@ export function StudentsPage() {
   const { user } = useAuth();
   const { notify } = useSnackbar();
   const isAdmin = user?.type === 'admin';
+  const [params] = useSearchParams();
+  const [onlyAtStart] = useState(() => params.get(PERSON_PARAM) ?? '');
   const list = usePagedList<StudentFilters>({
     defaultOrder: { field: 'familyName', direction: 'asc' },
-    initialFilters: INITIAL_FILTERS,
+    initialFilters: { ...INITIAL_FILTERS, only: onlyAtStart },
     toWhere,
   });
+  const onePerson = useOnePerson(list.setFilter);
   const examAdmin = list.filters.examId || undefined;
   const students = useStudents(list.filter, examAdmin);
   const count = useStudentsCount(list.where, examAdmin);
@@ -219,6 +228,13 @@ export function StudentsPage() {
         downloading={download.isPending}
         onDownload={handleDownload}
       />
+      {onePerson.id && (
+        <OnePersonNotice
+          name={rows?.length === 1 && rows[0] ? fullName(rows[0]) : undefined}
+          missing={rows?.length === 0}
+          onShowAll={onePerson.clear}
+        />
+      )}
       <Paper sx={{ p: 2 }} component="section" aria-label={t('people.filters')}>
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: isAdmin ? 6 : 4 }}>

@@ -1,6 +1,7 @@
 import { Chip, FormControlLabel, Grid, Paper, Stack, Switch } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { type County, DISCIPLINES, type UserState } from '../../../../shared/constants.js';
 import { type Person, TEACHERS_DOWNLOAD_NAME } from '../../../../shared/schemas/people.js';
 import { type Column, PagedTable, pagedTableState } from '../../components/list/PagedTable.js';
@@ -29,11 +30,14 @@ import { DeleteButton } from './components/DeleteButton.js';
 import { DeletePersonDialog } from './components/DeletePersonDialog.js';
 import { EmailText } from './components/EmailText.js';
 import { ListHeader } from './components/ListHeader.js';
+import { OnePersonNotice, PERSON_PARAM, useOnePerson } from './components/OnePersonNotice.js';
 import { StateChip } from './components/StateChip.js';
 import { StateSelect } from './components/StateSelect.js';
 import { useBulkState } from './use-bulk-state.js';
 
 type TeacherFilters = {
+  /** One person alone: a search hit opened for them (`?persoana=`). */
+  only: string;
   search: string;
   county: County | '';
   country: string;
@@ -44,6 +48,7 @@ type TeacherFilters = {
 };
 
 const INITIAL_FILTERS: TeacherFilters = {
+  only: '',
   search: '',
   county: '',
   country: '',
@@ -55,6 +60,7 @@ const INITIAL_FILTERS: TeacherFilters = {
 
 const toWhere = (f: TeacherFilters) =>
   andWhere(
+    equalsWhere('_id', f.only),
     nameSearchWhere(f.search),
     equalsWhere('county', f.county),
     containsWhere('country', f.country),
@@ -75,11 +81,14 @@ export function TeachersPage() {
   const { user } = useAuth();
   const { notify } = useSnackbar();
   const isAdmin = user?.type === 'admin';
+  const [params] = useSearchParams();
+  const [onlyAtStart] = useState(() => params.get(PERSON_PARAM) ?? '');
   const list = usePagedList<TeacherFilters>({
     defaultOrder: { field: 'familyName', direction: 'asc' },
-    initialFilters: INITIAL_FILTERS,
+    initialFilters: { ...INITIAL_FILTERS, only: onlyAtStart },
     toWhere,
   });
+  const onePerson = useOnePerson(list.setFilter);
   const teachers = useTeachers(list.filter);
   const count = useTeachersCount(list.where);
   const selection = useSelection(list.viewKey);
@@ -170,6 +179,13 @@ export function TeachersPage() {
         downloading={download.isPending}
         onDownload={handleDownload}
       />
+      {onePerson.id && (
+        <OnePersonNotice
+          name={rows?.length === 1 && rows[0] ? fullName(rows[0]) : undefined}
+          missing={rows?.length === 0}
+          onShowAll={onePerson.clear}
+        />
+      )}
       <Paper sx={{ p: 2 }} component="section" aria-label={t('people.filters')}>
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 6 }}>

@@ -1,14 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EditionStudentsInput, FailedStudents } from '../../../../../shared/schemas/exams.js';
+import type {
+  AddStudentsResult,
+  EditionStudentsInput,
+} from '../../../../../shared/schemas/exams.js';
 import { api } from '../../../api/client.js';
 import { type EditionIds, EXAMS_KEY, editionPath } from './keys.js';
 
 /**
  * POST …/editions/{editionId}/students: enrols students (their `studentEditions` gain the
- * edition); success means an empty `failedStudents`.
+ * edition); `failures` says who was not enrolled and why.
  */
 export const addEditionStudents = ({ examId, editionId }: EditionIds, body: EditionStudentsInput) =>
-  api<FailedStudents>(`${editionPath(examId, editionId)}/students`, { method: 'POST', body });
+  api<AddStudentsResult>(`${editionPath(examId, editionId)}/students`, { method: 'POST', body });
 
 export function useAddEditionStudents(ids: EditionIds) {
   const queryClient = useQueryClient();

@@ -258,7 +258,7 @@ export function EditionStudents({ exam, edition }: { exam: Exam; edition: Editio
       </Paper>
       {mayEnrol && (
         <>
-          <AddStudentsDialog open={adding} ids={ids} onClose={() => setAdding(false)} />
+          <AddStudentsDialog open={adding} ids={ids} exam={exam} onClose={() => setAdding(false)} />
           <StudentChangeDialog ids={ids} change={change} onClose={() => setChange(null)} />
           <ConfirmDialog
             open={toRemove !== null}

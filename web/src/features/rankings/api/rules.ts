@@ -5,6 +5,7 @@ import type {
   RulePreset,
   RulesApplyResult,
   RulesDryRun,
+  RulesStatus,
 } from '../../../../../shared/schemas/rankings.js';
 import { api } from '../../../api/client.js';
 import { type PhaseIds, phasePath } from '../../../components/phase/get-phase-context.js';
@@ -21,6 +22,16 @@ export const useRules = (ids: PhaseIds) =>
   useQuery({
     queryKey: rulesKey(ids),
     queryFn: () => api<PhaseRules>(`${rankingPhasePath(ids)}/rules`),
+  });
+
+/**
+ * GET …/rules/status: whether the decisions the rules wrote are out of date (scores moved after
+ * they were applied), so the page says so without waiting for a dry run.
+ */
+export const useRulesStatus = (ids: PhaseIds) =>
+  useQuery({
+    queryKey: [...rulesKey(ids), 'status'],
+    queryFn: () => api<RulesStatus>(`${rankingPhasePath(ids)}/rules/status`),
   });
 
 /** GET /ranking-service/rules/presets: the olympiad rule sets to start from (they never change). */

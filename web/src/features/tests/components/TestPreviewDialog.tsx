@@ -1,3 +1,4 @@
+import Build from '@mui/icons-material/Build';
 import Print from '@mui/icons-material/Print';
 import {
   Alert,
@@ -13,9 +14,10 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Test, TestDetailItem, TestItem } from '../../../../../shared/schemas/tests.js';
+import { KeyFixForm } from '../../../components/key-fix/KeyFixForm.js';
 import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
 import { QuestionView } from '../../../components/statement/QuestionView.js';
 import { gradesTitle } from '../../../lib/grades-title.js';
@@ -32,11 +34,16 @@ type Props = {
   test: Test | null;
   /** Managers see the correct answers; the commission sees the paper as students do. */
   showsCorrect: boolean;
+  /**
+   * The exam's admins may correct a question's answer key here once the test has started, while
+   * the phase is open (the same correction, with its preview, an appeal on the question offers).
+   */
+  fixesKey?: boolean;
   onClose: () => void;
 };
 
 /** A test's questions as they will be printed, with formulas and images rendered. */
-export function TestPreviewDialog({ ids, test, showsCorrect, onClose }: Props) {
+export function TestPreviewDialog({ ids, test, showsCorrect, fixesKey = false, onClose }: Props) {
   const { t } = useTranslation();
   const titleId = useId();
   return (
@@ -67,6 +74,7 @@ export function TestPreviewDialog({ ids, test, showsCorrect, onClose }: Props) {
               ids={{ ...ids, testId: test._id }}
               test={test}
               showsCorrect={showsCorrect}
+              fixesKey={fixesKey && showsCorrect && Date.parse(test.startDate) <= Date.now()}
             />
           </DialogContent>
           <DialogActions>
@@ -92,12 +100,16 @@ function PreviewBody({
   ids,
   test,
   showsCorrect,
+  fixesKey,
 }: {
   ids: PhaseIds & { testId: string };
   test: Test;
   showsCorrect: boolean;
+  fixesKey: boolean;
 }) {
   const { t, i18n } = useTranslation();
+  /** The question whose key is being corrected (one at a time). */
+  const [fixing, setFixing] = useState<string | null>(null);
   const report = useReport();
   // Only managers fetch the details: other viewers' browsers never receive the answers.
   const details = useTestDetails(ids, showsCorrect);
@@ -147,6 +159,17 @@ function PreviewBody({
             {item.itemCategory && (
               <Chip size="small" variant="outlined" label={item.itemCategory} />
             )}
+            {fixesKey && item.itemType !== 'open' && (
+              <Button
+                size="small"
+                color="warning"
+                startIcon={<Build />}
+                aria-expanded={fixing === item._id}
+                onClick={() => setFixing((f) => (f === item._id ? null : item._id))}
+              >
+                {t('tests.fixKey', { n: index + 1 })}
+              </Button>
+            )}
           </Box>
           <QuestionView
             itemQ={itemMarkdown(item)}
@@ -156,6 +179,18 @@ function PreviewBody({
               showsCorrect && 'itemCorrectAnswers' in item ? item.itemCorrectAnswers : undefined
             }
           />
+          {fixing === item._id && 'itemCorrectAnswers' in item && (
+            <Box sx={{ mt: 2, p: 2, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+              <KeyFixForm
+                ids={ids}
+                question={item}
+                onApplied={() => {
+                  setFixing(null);
+                  void details.refetch();
+                }}
+              />
+            </Box>
+          )}
         </Box>
       ))}
     </Stack>

@@ -3,13 +3,15 @@ import type {
   KeyFixInput,
   KeyFixPreview,
   KeyFixResult,
-} from '../../../../../shared/schemas/reviews.js';
-import { api } from '../../../api/client.js';
-import type { PhaseIds } from '../../../components/phase/get-phase-context.js';
-import { reviewPhaseKey, reviewPhasePath } from './paths.js';
+} from '../../../../shared/schemas/reviews.js';
+import { api } from '../../api/client.js';
+import type { PhaseIds } from '../phase/get-phase-context.js';
 
+const enc = encodeURIComponent;
 const keyPath = (ids: PhaseIds, itemId: string) =>
-  `${reviewPhasePath(ids)}/items/${encodeURIComponent(itemId)}/key`;
+  `/test-review/exams/${enc(ids.examId)}/editions/${enc(ids.editionId)}/phases/${enc(ids.phaseId)}/items/${enc(itemId)}/key`;
+/** The marking screens' queries of the phase (features/reviews/api/paths.ts reviewPhaseKey). */
+const reviewPhaseKey = (phaseId: string) => ['reviews', 'phase', phaseId] as const;
 
 /** POST P/items/{itemId}/key/preview: whose scores the corrected key would change. */
 export const previewKeyFix = (ids: PhaseIds, itemId: string, body: KeyFixInput) =>
