@@ -13,9 +13,8 @@ import {
 import { answers, attempts } from '../server/db/schema.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 import { tabTo } from './keyboard.js';
+import { apiSession, LAPTOP, type Lang, openDevice, PASSWORD, PHONE } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const MINUTE = 60_000;
 
 /**
@@ -128,15 +127,7 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
   const questionIds = new Map<QuestionKey, string>();
   const students = new Map<string, string>();
 
-  const apiLogin = async (email: string) => {
-    const res = await fetch(`${podium.baseUrl}/api/v1/auth-service/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    if (!res.ok) throw new Error(`login ${email}: ${res.status}`);
-    return (await res.json()) as { token: string; userId: string };
-  };
+  const apiLogin = (email: string) => apiSession(podium.baseUrl, email);
 
   beforeAll(async () => {
     podium = await startPodium();
@@ -234,26 +225,14 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
   type OpenOptions = { lang: Lang; phone?: boolean; clockOffsetMs?: number };
 
   /** A signed-in student's page (session put on the device as the sign-in form does). */
-  const openAs = async (email: string, { lang, phone, clockOffsetMs }: OpenOptions) => {
-    const session = await apiLogin(email);
-    const context = await browser.newContext({
-      viewport: phone ? { width: 375, height: 667 } : { width: 1280, height: 900 },
-      deviceScaleFactor: phone ? 2 : 1,
-      isMobile: phone,
-      hasTouch: phone,
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript(
-      ([s, l]) => {
-        window.localStorage.setItem('podium.session', JSON.stringify(s));
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      },
-      [session, lang] as const,
-    );
-    if (clockOffsetMs) {
+  const openAs = async (email: string, { lang, phone = false, clockOffsetMs }: OpenOptions) =>
+    openDevice(browser, lang, {
+      viewport: phone ? PHONE : LAPTOP,
+      phone,
+      session: await apiLogin(email),
       // The computer's clock is wrong: every Date the page makes is shifted.
-      await context.addInitScript({
-        content: `(() => {
+      script: clockOffsetMs
+        ? `(() => {
           const Real = Date;
           const offset = ${clockOffsetMs};
           class Shifted extends Real {
@@ -261,12 +240,9 @@ describe.skipIf(!hasChromium)('taking an online test in the browser', () => {
             static now() { return Real.now() + offset; }
           }
           globalThis.Date = Shifted;
-        })();`,
-      });
-    }
-    const page = await context.newPage();
-    return { page, context };
-  };
+        })();`
+        : undefined,
+    });
 
   const navButton = (page: Page, lang: Lang, n: number) =>
     page
