@@ -70,66 +70,80 @@ function listConditions(
   return conditions;
 }
 
-export async function listEntries(
+type Viewer = { id: string; whole: boolean };
+/** The list of one round: the marking entries or the appeals, as the same table shape. */
+const ROUND_TABLE = { review: reviewEntries, appeal: reviewAppeals } as const;
+type RoundRow = { review: EntryRow; appeal: AppealRow };
+
+/** One page of a round's list (or every row), ordered by test, question and code. */
+async function listOf<R extends Round>(
   db: Db,
+  round: R,
   phaseId: string,
   type: string,
-  viewer: { id: string; whole: boolean },
+  viewer: Viewer,
   where: ListWhere,
-  /** Without: every row (a list the service narrows further, deciders.ts). */
   page?: { limit: number; skip: number },
-): Promise<EntryRow[]> {
+): Promise<RoundRow[R][]> {
+  // Both tables have the columns used here; typed as one to build the query once.
+  const table = ROUND_TABLE[round] as typeof reviewEntries;
   const rows = db
     .select()
-    .from(reviewEntries)
-    .where(and(...listConditions(reviewEntries, 'review', phaseId, type, viewer, where)))
-    .orderBy(asc(reviewEntries.testId), asc(reviewEntries.itemIndexInTest), asc(reviewEntries.code))
+    .from(table)
+    .where(and(...listConditions(table, round, phaseId, type, viewer, where)))
+    .orderBy(asc(table.testId), asc(table.itemIndexInTest), asc(table.code))
     .$dynamic();
-  return page ? rows.limit(page.limit).offset(page.skip) : rows;
+  return (await (page ? rows.limit(page.limit).offset(page.skip) : rows)) as RoundRow[R][];
 }
 
-export async function countEntries(
+async function countOf(
   db: Db,
+  round: Round,
   phaseId: string,
   type: string,
-  viewer: { id: string; whole: boolean },
+  viewer: Viewer,
   where: ListWhere,
 ): Promise<number> {
+  const table = ROUND_TABLE[round];
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
-    .from(reviewEntries)
-    .where(and(...listConditions(reviewEntries, 'review', phaseId, type, viewer, where)));
+    .from(table as typeof reviewEntries)
+    .where(and(...listConditions(table, round, phaseId, type, viewer, where)));
   return Number(row?.n ?? 0);
 }
 
-export async function listAppeals(
+export const listEntries = (
   db: Db,
   phaseId: string,
   type: string,
-  viewer: { id: string; whole: boolean },
+  viewer: Viewer,
   where: ListWhere,
   /** Without: every row (a list the service narrows further, deciders.ts). */
   page?: { limit: number; skip: number },
-): Promise<AppealRow[]> {
-  const rows = db
-    .select()
-    .from(reviewAppeals)
-    .where(and(...listConditions(reviewAppeals, 'appeal', phaseId, type, viewer, where)))
-    .orderBy(asc(reviewAppeals.testId), asc(reviewAppeals.itemIndexInTest), asc(reviewAppeals.code))
-    .$dynamic();
-  return page ? rows.limit(page.limit).offset(page.skip) : rows;
-}
+) => listOf(db, 'review', phaseId, type, viewer, where, page);
 
-export async function countAppeals(
+export const countEntries = (
   db: Db,
   phaseId: string,
   type: string,
-  viewer: { id: string; whole: boolean },
+  viewer: Viewer,
   where: ListWhere,
-): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(reviewAppeals)
-    .where(and(...listConditions(reviewAppeals, 'appeal', phaseId, type, viewer, where)));
-  return Number(row?.n ?? 0);
-}
+) => countOf(db, 'review', phaseId, type, viewer, where);
+
+export const listAppeals = (
+  db: Db,
+  phaseId: string,
+  type: string,
+  viewer: Viewer,
+  where: ListWhere,
+  /** Without: every row (a list the service narrows further, deciders.ts). */
+  page?: { limit: number; skip: number },
+) => listOf(db, 'appeal', phaseId, type, viewer, where, page);
+
+export const countAppeals = (
+  db: Db,
+  phaseId: string,
+  type: string,
+  viewer: Viewer,
+  where: ListWhere,
+) => countOf(db, 'appeal', phaseId, type, viewer, where);
