@@ -112,38 +112,18 @@ async function countOf(
   return Number(row?.n ?? 0);
 }
 
-export const listEntries = (
-  db: Db,
+/** A list's arguments after the database: the phase, the list type, who asks, the narrowing, and
+ *  the page (without: every row, a list the service narrows further, deciders.ts). */
+type ListArgs = [
   phaseId: string,
   type: string,
   viewer: Viewer,
   where: ListWhere,
-  /** Without: every row (a list the service narrows further, deciders.ts). */
   page?: { limit: number; skip: number },
-) => listOf(db, 'review', phaseId, type, viewer, where, page);
+];
+type CountArgs = [phaseId: string, type: string, viewer: Viewer, where: ListWhere];
 
-export const countEntries = (
-  db: Db,
-  phaseId: string,
-  type: string,
-  viewer: Viewer,
-  where: ListWhere,
-) => countOf(db, 'review', phaseId, type, viewer, where);
-
-export const listAppeals = (
-  db: Db,
-  phaseId: string,
-  type: string,
-  viewer: Viewer,
-  where: ListWhere,
-  /** Without: every row (a list the service narrows further, deciders.ts). */
-  page?: { limit: number; skip: number },
-) => listOf(db, 'appeal', phaseId, type, viewer, where, page);
-
-export const countAppeals = (
-  db: Db,
-  phaseId: string,
-  type: string,
-  viewer: Viewer,
-  where: ListWhere,
-) => countOf(db, 'appeal', phaseId, type, viewer, where);
+export const listEntries = (db: Db, ...args: ListArgs) => listOf(db, 'review', ...args);
+export const countEntries = (db: Db, ...args: CountArgs) => countOf(db, 'review', ...args);
+export const listAppeals = (db: Db, ...args: ListArgs) => listOf(db, 'appeal', ...args);
+export const countAppeals = (db: Db, ...args: CountArgs) => countOf(db, 'appeal', ...args);
