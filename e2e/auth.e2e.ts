@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillDate, hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openPage, submitSignIn } from './session.js';
 
 // Sign-up → e-mailed link → registration → profile; sign-in, wrong password, reset, logout.
 describe.skipIf(!hasChromium)('accounts in the browser', () => {
@@ -16,25 +17,11 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await podium?.close();
   });
 
-  const newPage = async (lang: 'ro' | 'en' = 'ro') => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 860 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    return context.newPage();
-  };
+  const newPage = (lang: Lang = 'ro') =>
+    openPage(browser, lang, { viewport: { width: 1280, height: 860 }, keepPickedLanguage: true });
 
-  const signIn = async (page: Page, email: string, password: string) => {
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel('Adresa de e-mail').fill(email);
-    await page.getByLabel('Parola', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Intră în cont' }).click();
-  };
+  const signIn = (page: Page, email: string, password: string) =>
+    submitSignIn(page, podium.baseUrl, email, { password });
 
   it('signs a student up, confirms by e-mail, registers and edits the profile', async () => {
     await podium.createUser({

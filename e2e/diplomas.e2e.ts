@@ -4,9 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdition, makeEnrolment, makeExam, makePhase } from '../server/db/factories.js';
 import { diplomas, phasePrizes, phaseResults } from '../server/db/schema.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
-
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
+import { LAPTOP, type Lang, openPage, PASSWORD, signInOn } from './session.js';
 
 // Diplomas: a student downloads hers under My tests, its QR page confirms it to anyone (on a
 // phone too), her teacher gets his students' diplomas as a ZIP, staff a whole phase's.
@@ -87,27 +85,11 @@ describe.skipIf(!hasChromium)('diplomas in the browser', () => {
     await podium?.close();
   });
 
-  const open = async (lang: Lang, viewport = { width: 1280, height: 900 }) => {
-    const context = await browser.newContext({
-      viewport,
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-      acceptDownloads: true,
-    });
-    await context.addInitScript((l) => {
-      window.localStorage.setItem('podium.language', JSON.stringify(l));
-    }, lang);
-    return context.newPage();
-  };
+  const open = (lang: Lang, viewport = LAPTOP) =>
+    openPage(browser, lang, { viewport, acceptDownloads: true });
 
-  const signIn = async (email: string, lang: Lang = 'ro') => {
-    const page = await open(lang);
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
-  };
+  const signIn = async (email: string, lang: Lang = 'ro') =>
+    signInOn(await open(lang), podium.baseUrl, email, { lang });
 
   /** Clicks the download of a diploma; the server sends the PDF. */
   const downloadFrom = async (page: Page, name: RegExp) => {

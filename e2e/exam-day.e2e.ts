@@ -10,9 +10,8 @@ import {
 import { attempts } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { apiSession, type Lang, openPage, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const MINUTE = 60_000;
 
 const TEXT = {
@@ -41,15 +40,7 @@ describe.skipIf(!hasChromium)('the exam-day panel in the browser', () => {
   let testId = '';
   let questionId = '';
 
-  const apiLogin = async (email: string) => {
-    const res = await fetch(`${podium.baseUrl}/api/v1/auth-service/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    if (!res.ok) throw new Error(`login ${email}: ${res.status}`);
-    return (await res.json()) as { token: string; userId: string };
-  };
+  const apiLogin = (email: string) => apiSession(podium.baseUrl, email);
 
   /** A student starts the test and answers its first question, as the player does. */
   const startAndAnswer = async (email: string, answer: boolean) => {
@@ -153,19 +144,10 @@ describe.skipIf(!hasChromium)('the exam-day panel in the browser', () => {
 
   /** The staff member's panel on a 1366×768 laptop, reached from the phase page. */
   const openPanel = async (lang: Lang): Promise<Page> => {
-    const session = await apiLogin('comisie@example.ro');
-    const context = await browser.newContext({
+    const page = await openPage(browser, lang, {
       viewport: { width: 1366, height: 768 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+      session: await apiLogin('comisie@example.ro'),
     });
-    await context.addInitScript(
-      ([s, l]) => {
-        window.localStorage.setItem('podium.session', JSON.stringify(s));
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      },
-      [session, lang] as const,
-    );
-    const page = await context.newPage();
     await page.goto(`${podium.baseUrl}${phaseUrl}`);
     // By keyboard: the phase page's link is focused and followed with Enter.
     const link = page.getByRole('link', { name: TEXT[lang].title });

@@ -6,9 +6,8 @@ import { answers, attempts, exams, phases, users } from '../server/db/schema.js'
 import { uuidv7 } from '../server/lib/ids.js';
 import { recordMarkedScore, scoreEndedAttempts } from '../server/modules/results/index.js';
 import { fillDate, hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openSignedIn, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const EXAM = 'Olimpiada de Matematică';
 const EDITION = 'Ediția 2026';
 const PHASE_ONE = 'Etapa pe școală';
@@ -107,29 +106,11 @@ describe.skipIf(!hasChromium)('competitions in the browser', () => {
     await podium?.close();
   });
 
-  const open = async (lang: Lang) => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+  const signIn = (email: string, lang: Lang = 'ro') =>
+    openSignedIn(browser, podium.baseUrl, email, lang, {
       acceptDownloads: true,
+      keepPickedLanguage: true,
     });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    return context.newPage();
-  };
-
-  const signIn = async (email: string, lang: Lang = 'ro') => {
-    const page = await open(lang);
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
-  };
 
   /** A snackbar with this text is shown (hidden from the accessibility tree behind a dialog). */
   const toast = (page: Page, text: string) =>

@@ -9,6 +9,7 @@ import {
 } from '../server/db/factories.js';
 import { questionReviewers } from '../server/db/schema.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openSignedIn, PASSWORD } from './session.js';
 
 // Issue 34's homes, bell, account and search, as each role meets them, in Romanian and
 // English: a student sees their next test (with the connection check) and the bell says it
@@ -16,8 +17,6 @@ import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harn
 // organiser sees what blocks their phase, each with a link to where it is fixed; a plain
 // marker's menu has no empty "Competitions"; anyone changes their password and ends sessions.
 
-const PASSWORD = 'parola-buna-123';
-type Lang = 'ro' | 'en';
 const HOUR = 3_600_000;
 
 describe.skipIf(!hasChromium)('homes, notifications, account and search', () => {
@@ -120,22 +119,8 @@ describe.skipIf(!hasChromium)('homes, notifications, account and search', () => 
     await podium?.close();
   });
 
-  const signIn = async (email: string, lang: Lang, width = 1280): Promise<Page> => {
-    const context = await browser.newContext({
-      viewport: { width, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript((l) => {
-      window.localStorage.setItem('podium.language', JSON.stringify(l));
-    }, lang);
-    const page = await context.newPage();
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
-  };
+  const signIn = (email: string, lang: Lang, width = 1280): Promise<Page> =>
+    openSignedIn(browser, podium.baseUrl, email, lang, { viewport: { width, height: 900 } });
   const text = (scope: Page | Locator, s: string | RegExp) =>
     scope.getByText(s).first().isVisible();
 

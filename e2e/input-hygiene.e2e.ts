@@ -9,9 +9,8 @@ import {
   makeTestWithItems,
 } from '../server/db/factories.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { apiSession, type Lang, openPage, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const MINUTE = 60_000;
 const poll = expect.poll;
 
@@ -119,26 +118,8 @@ describe.skipIf(!hasChromium)('input rules on screen', () => {
     await podium?.close();
   });
 
-  const signIn = async (email: string, lang: Lang): Promise<Page> => {
-    const res = await fetch(`${podium.baseUrl}/api/v1/auth-service/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    const session = await res.json();
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript(
-      ([s, l]) => {
-        window.localStorage.setItem('podium.session', JSON.stringify(s));
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      },
-      [session, lang] as const,
-    );
-    return context.newPage();
-  };
+  const signIn = async (email: string, lang: Lang): Promise<Page> =>
+    openPage(browser, lang, { session: await apiSession(podium.baseUrl, email) });
 
   const WORDS = {
     ro: {

@@ -2,9 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startSmtp, type TestSmtp } from '../server/test/smtp.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
-
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
+import { type Lang, openSignedIn, PASSWORD } from './session.js';
 
 // The admins' mail screen: a mail that failed while the SMTP server was down is sent again.
 describe.skipIf(!hasChromium)('the mail outbox in the browser', () => {
@@ -49,24 +47,8 @@ describe.skipIf(!hasChromium)('the mail outbox in the browser', () => {
     await smtp?.close();
   });
 
-  const signIn = async (lang: Lang): Promise<Page> => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript((l) => {
-      window.localStorage.setItem('podium.language', JSON.stringify(l));
-    }, lang);
-    const page = await context.newPage();
-    await page.goto(`${podium.baseUrl}/`);
-    await page
-      .getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address')
-      .fill('admin@example.ro');
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
-  };
+  const signIn = (lang: Lang): Promise<Page> =>
+    openSignedIn(browser, podium.baseUrl, 'admin@example.ro', lang);
 
   it('shows sent, failed and held mails and resends the failed one (ro)', async () => {
     const page = await signIn('ro');

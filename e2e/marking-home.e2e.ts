@@ -17,11 +17,9 @@ import {
   users,
 } from '../server/db/schema.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { apiSession, type Lang, openSignedIn, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const HOUR = 3_600_000;
-const DESKTOP = { width: 1280, height: 900 };
 
 /** A PNG the size of a small scan (the bytes of one white pixel would do as well). */
 const PIXEL = Buffer.from(
@@ -53,14 +51,7 @@ describe.skipIf(!hasChromium)('a reviewer finds their marking from the menu', ()
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<unknown>;
   };
-  const tokenOf = async (email: string) => {
-    const res = await fetch(`${podium.baseUrl}/api/v1/auth-service/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    return ((await res.json()) as { token: string }).token;
-  };
+  const tokenOf = async (email: string) => (await apiSession(podium.baseUrl, email)).token;
 
   beforeAll(async () => {
     vi.setConfig({ expect: { poll: { timeout: 15_000, interval: 100 } } });
@@ -178,23 +169,10 @@ describe.skipIf(!hasChromium)('a reviewer finds their marking from the menu', ()
   });
 
   const signIn = async (email: string, lang: Lang) => {
-    const context = await browser.newContext({
-      viewport: DESKTOP,
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+    current = await openSignedIn(browser, podium.baseUrl, email, lang, {
+      keepPickedLanguage: true,
     });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    const page = await context.newPage();
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    current = page;
-    return page;
+    return current;
   };
 
   const words = {

@@ -2,12 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openSignedIn, PASSWORD } from './session.js';
 
 // A student downloads their own data from the profile page (Datele tale / Your data), as JSON
 // and as a ZIP, in Romanian and in English.
-
-const PASSWORD = 'parola-buna-123';
-type Lang = 'ro' | 'en';
 
 describe.skipIf(!hasChromium)('my data on the profile page', () => {
   let podium: Podium;
@@ -37,20 +35,10 @@ describe.skipIf(!hasChromium)('my data on the profile page', () => {
   });
 
   const signIn = async (lang: Lang, email = 'elena.voicu@example.ro') => {
-    const context = await browser.newContext({
+    const page = await openSignedIn(browser, podium.baseUrl, email, lang, {
       viewport: { width: 1280, height: 860 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
       acceptDownloads: true,
     });
-    await context.addInitScript((l) => {
-      window.localStorage.setItem('podium.language', JSON.stringify(l));
-    }, lang);
-    const page = await context.newPage();
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
     await page.goto(`${podium.baseUrl}/profil`);
     return page;
   };

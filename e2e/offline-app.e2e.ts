@@ -12,8 +12,8 @@ import {
   makeTestWithItems,
 } from '../server/db/factories.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium, WEB_DIST } from './harness.js';
+import { apiSession, LAPTOP, type Lang, openDevice, PASSWORD, PHONE } from './session.js';
 
-const PASSWORD = 'parola-buna-123';
 const MINUTE = 60_000;
 const STUDENT = 'ana.radu@elevi.example.ro';
 
@@ -104,30 +104,12 @@ describe.skipIf(!hasChromium)('the exam app on the device', () => {
   });
 
   /** A signed-in student's page in a browser of its own (its own service worker). */
-  const openStudent = async (lang: 'ro' | 'en', phone = false) => {
-    const res = await fetch(`${podium.baseUrl}/api/v1/auth-service/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: STUDENT, password: PASSWORD }),
+  const openStudent = async (lang: Lang, phone = false) =>
+    openDevice(browser, lang, {
+      viewport: phone ? PHONE : LAPTOP,
+      phone,
+      session: await apiSession(podium.baseUrl, STUDENT),
     });
-    if (!res.ok) throw new Error(`login: ${res.status}`);
-    const session = await res.json();
-    const context = await browser.newContext({
-      viewport: phone ? { width: 375, height: 667 } : { width: 1280, height: 900 },
-      deviceScaleFactor: phone ? 2 : 1,
-      isMobile: phone,
-      hasTouch: phone,
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript(
-      ([s, l]) => {
-        window.localStorage.setItem('podium.session', JSON.stringify(s));
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      },
-      [session, lang] as const,
-    );
-    return { context, page: await context.newPage() };
-  };
 
   const runningEntry = (page: Page) =>
     page.evaluate(

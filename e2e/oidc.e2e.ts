@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcProvider } from '../server/test/oidc-provider.js';
 import { freePort } from '../server/test/smtp.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
-
-type Lang = 'ro' | 'en';
+import { type Lang, openPage, PASSWORD, signInOn } from './session.js';
 
 // School sign-in through a certified OpenID provider, in the browser: a teacher chooses so on
 // the sign-in page; a cancel at the provider lands back on the sign-in page with the reason.
@@ -40,14 +39,7 @@ describe.skipIf(!hasChromium)('school sign-in in the browser', () => {
   });
 
   const open = async (lang: Lang): Promise<Page> => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript((l) => {
-      window.localStorage.setItem('podium.language', JSON.stringify(l));
-    }, lang);
-    const page = await context.newPage();
+    const page = await openPage(browser, lang);
     await page.goto(`${podium.baseUrl}/`);
     return page;
   };
@@ -113,7 +105,7 @@ describe.skipIf(!hasChromium)('school sign-in in the browser', () => {
   });
 
   it('lets an admin make a student account a teacher one (ro)', async () => {
-    const password = 'parola-buna-123';
+    const password = PASSWORD;
     await podium.createUser({ email: 'admin@scoala.ro', password, type: 'admin' });
     await podium.createUser({
       email: 'mihai.stan@scoala.ro',
@@ -121,11 +113,7 @@ describe.skipIf(!hasChromium)('school sign-in in the browser', () => {
       givenName: 'Mihai',
       familyName: 'Stan',
     });
-    const page = await open('ro');
-    await page.getByLabel('Adresa de e-mail').fill('admin@scoala.ro');
-    await page.getByLabel('Parola', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Intră în cont' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
+    const page = await signInOn(await openPage(browser, 'ro'), podium.baseUrl, 'admin@scoala.ro');
     await page.getByRole('navigation').getByRole('link', { name: 'Elevi' }).click();
     await page
       .getByRole('button', { name: 'Fă din contul lui Stan Mihai un cont de profesor' })

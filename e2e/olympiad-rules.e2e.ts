@@ -11,9 +11,8 @@ import {
 import { answers, phaseResults, phaseStudents, testResults, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openSignedIn, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const DAY = 24 * 3_600_000;
 const LONG = 400_000;
 
@@ -113,25 +112,11 @@ describe.skipIf(!hasChromium)("the olympiad's rules in the browser", () => {
     await podium?.close();
   });
 
-  const signIn = async (lang: Lang, email = 'admin@example.ro') => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+  const signIn = (lang: Lang, email = 'admin@example.ro') =>
+    openSignedIn(browser, podium.baseUrl, email, lang, {
+      timeout: 60_000,
+      until: 'form-gone',
     });
-    await context.addInitScript((l) => {
-      window.localStorage.setItem('podium.language', JSON.stringify(l));
-    }, lang);
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await eventually(() =>
-      page.getByRole('button', { name: /Intră în cont|Sign in/ }).count(),
-    ).toBe(0);
-    return page;
-  };
 
   const choose = async (page: Page, label: string, option: string) => {
     await page.getByRole('combobox', { name: label }).click();

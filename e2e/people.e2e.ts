@@ -4,9 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editionStudents, editions, exams, examTeachers } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
-
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
+import { type Lang, openSignedIn, PASSWORD } from './session.js';
 
 // 16 students, sorted by family name: 10 on page 1 and 6 on page 2. Radu Matei (RADU-MATE)
 // coordinates the first three; Ana Georgescu (ANA-IS) the rest.
@@ -148,29 +146,12 @@ describe.skipIf(!hasChromium)('people lists and team codes in the browser', () =
     await podium?.close();
   });
 
-  const open = async (lang: Lang) => {
-    const context = await browser.newContext({
+  const signIn = (email: string, lang: Lang = 'ro') =>
+    openSignedIn(browser, podium.baseUrl, email, lang, {
       viewport: { width: 1280, height: 860 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
       acceptDownloads: true,
+      keepPickedLanguage: true,
     });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    return context.newPage();
-  };
-
-  const signIn = async (email: string, lang: Lang = 'ro') => {
-    const page = await open(lang);
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
-  };
 
   /** The family names shown, top to bottom (the second cell; the first is the checkbox). */
   const familyNames = async (page: Page, table: string, column = 1) => {

@@ -23,8 +23,8 @@ import {
 } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { LAPTOP, openPage, PASSWORD, signInOn } from './session.js';
 
-const PASSWORD = 'parola-buna-123';
 const DAY = 86_400_000;
 const SCHOOL = 'Școala Gimnazială nr. 7';
 
@@ -159,31 +159,13 @@ describe.skipIf(!hasChromium || !hasPoppler)(
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
 
-    const open = async (viewport = { width: 1280, height: 900 }) => {
-      const context = await browser.newContext({
-        viewport,
-        locale: 'ro-RO',
-        acceptDownloads: true,
-      });
-      await context.addInitScript(() => {
-        window.localStorage.setItem('podium.language', JSON.stringify('ro'));
-      });
-      const page = await context.newPage();
-      page.setDefaultTimeout(60_000);
-      current = page;
-      return page;
+    const open = async (viewport = LAPTOP) => {
+      current = await openPage(browser, 'ro', { viewport, acceptDownloads: true, timeout: 60_000 });
+      return current;
     };
 
-    const signIn = async (email: string) => {
-      const page = await open();
-      await page.goto(`${podium.baseUrl}/`);
-      await page.getByLabel('Adresa de e-mail').fill(email);
-      await page.getByLabel('Parola', { exact: true }).fill(PASSWORD);
-      await page.getByRole('button', { name: 'Intră în cont' }).click();
-      await eventually(() => page.getByRole('button', { name: 'Intră în cont' }).count()).toBe(0);
-      await eventually(() => page.getByTestId('sidebar-name').count()).toBe(1);
-      return page;
-    };
+    const signIn = async (email: string) =>
+      signInOn(await open(), podium.baseUrl, email, { timeout: 45_000 });
 
     const toast = (page: Page, text: string) =>
       eventually(() =>

@@ -13,8 +13,8 @@ import {
 } from '../server/db/schema.js';
 import { RULE_PRESETS } from '../server/modules/rankings/rule-presets.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openPage, PASSWORD, signInOn } from './session.js';
 
-const PASSWORD = 'parola-buna-123';
 const DAY = 86_400_000;
 
 const eventually = <T>(fn: () => T | Promise<T>) =>
@@ -103,27 +103,9 @@ describe.skipIf(!hasChromium)('a closed phase reopened for a correction', () => 
     await podium?.close();
   });
 
-  const signIn = async (lang: 'ro' | 'en') => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript((l) => {
-      window.localStorage.setItem('podium.language', JSON.stringify(l));
-    }, lang);
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    current = page;
-    await page.goto(`${podium.baseUrl}/`);
-    const labels =
-      lang === 'ro'
-        ? { email: 'Adresa de e-mail', password: 'Parola', submit: 'Intră în cont' }
-        : { email: 'E-mail address', password: 'Password', submit: 'Sign in' };
-    await page.getByLabel(labels.email).fill('comisie@example.ro');
-    await page.getByLabel(labels.password, { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: labels.submit }).click();
-    await eventually(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
+  const signIn = async (lang: Lang) => {
+    current = await openPage(browser, lang, { timeout: 60_000 });
+    return signInOn(current, podium.baseUrl, 'comisie@example.ro', { lang, timeout: 45_000 });
   };
 
   const toast = (page: Page, text: string) =>

@@ -7,9 +7,8 @@ import { makeEdition, makeExam, makePhase } from '../server/db/factories.js';
 import { questions, testItems, tests, users } from '../server/db/schema.js';
 import { uuidv7 } from '../server/lib/ids.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { LAPTOP, type Lang, openSignedIn, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The spreadsheet's data rows: 9 good ones (grades 5 and 6), then two the server refuses. */
@@ -177,33 +176,12 @@ describe.skipIf(!hasChromium)('question bank in the browser', () => {
     await podium?.close();
   });
 
-  const open = async (lang: Lang, viewport = { width: 1280, height: 900 }) => {
-    const context = await browser.newContext({
+  const signIn = (email: string, lang: Lang = 'ro', viewport = LAPTOP) =>
+    openSignedIn(browser, podium.baseUrl, email, lang, {
       viewport,
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
       acceptDownloads: true,
+      keepPickedLanguage: true,
     });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    return context.newPage();
-  };
-
-  const signIn = async (
-    email: string,
-    lang: Lang = 'ro',
-    viewport?: { width: number; height: number },
-  ) => {
-    const page = await open(lang, viewport);
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
-  };
 
   /** A snackbar with this text is shown (hidden from the accessibility tree behind a dialog). */
   const toast = (page: Page, text: string) =>

@@ -24,9 +24,8 @@ import { uuidv7 } from '../server/lib/ids.js';
 import { rankingsService } from '../server/modules/rankings/index.js';
 import { rescoreTest, scoreEndedAttempts } from '../server/modules/results/index.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { LAPTOP, type Lang, openSignedIn, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -203,39 +202,16 @@ describe.skipIf(!hasChromium)('rankings, prizes and closing in the browser', () 
     await podium?.close();
   });
 
-  const open = async (lang: Lang, phone = false) => {
-    const context = await browser.newContext({
-      viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+  // Signed in once the form is gone (a phone keeps the menu that names the user in a drawer).
+  const signIn = (email: string, lang: Lang = 'ro', phone = false) =>
+    openSignedIn(browser, podium.baseUrl, email, lang, {
+      viewport: phone ? { width: 390, height: 844 } : LAPTOP,
+      phone,
       acceptDownloads: true,
-      ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+      keepPickedLanguage: true,
+      timeout: 60_000,
+      until: 'form-gone',
     });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    return page;
-  };
-
-  const signIn = async (email: string, lang: Lang = 'ro', phone = false) => {
-    const page = await open(lang, phone);
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    // Signed in once the menu names the user (a phone keeps the menu in a closed drawer).
-    await page.waitForFunction(() => {
-      const raw = window.localStorage.getItem('podium.session');
-      return raw !== null && raw !== 'null';
-    });
-    await eventually(() =>
-      page.getByRole('button', { name: /Intră în cont|Sign in/ }).count(),
-    ).toBe(0);
-    return page;
-  };
 
   const toast = (page: Page, text: string) =>
     eventually(() =>

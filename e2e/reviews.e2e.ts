@@ -11,11 +11,9 @@ import {
 import { questionReviewers, questions } from '../server/db/schema.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
 import { tabTo } from './keyboard.js';
+import { LAPTOP, type Lang, openSignedIn, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const HOUR = 3_600_000;
-const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
 /** A page of handwriting, photographed: drawn by the browser as a PNG. */
@@ -156,25 +154,13 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await podium?.close();
   });
 
-  const signIn = async (email: string, lang: Lang, viewport = DESKTOP) => {
-    const context = await browser.newContext({
+  const signIn = async (email: string, lang: Lang, viewport = LAPTOP) => {
+    current = await openSignedIn(browser, podium.baseUrl, email, lang, {
       viewport,
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
       acceptDownloads: true,
+      keepPickedLanguage: true,
     });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    const page = await context.newPage();
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    current = page;
-    return page;
+    return current;
   };
 
   const toast = (page: Page, text: string | RegExp) =>
@@ -500,7 +486,7 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
       .toMatch(/^From 6 to 8 points \(\+2\): appeal, /);
     await expect.poll(() => en.innerText()).toMatch(/Set by the appeal/);
     await shot(page, 'result-final-phone-en');
-    await page.setViewportSize(DESKTOP);
+    await page.setViewportSize(LAPTOP);
     await shot(page, 'result-final-en');
     await page.context().close();
   });

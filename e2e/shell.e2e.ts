@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openPage, signInOn } from './session.js';
 
 // The app frame: each role's menu, guards, language, settings (incl. RTL), search, shortcuts.
 describe.skipIf(!hasChromium)('the app shell in the browser', () => {
@@ -38,28 +39,15 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await podium?.close();
   });
 
-  const open = async (opts: { lang?: 'ro' | 'en'; width?: number } = {}) => {
-    const context = await browser.newContext({
+  const open = (opts: { lang?: Lang; width?: number } = {}) =>
+    openPage(browser, opts.lang ?? 'ro', {
       viewport: { width: opts.width ?? 1280, height: 860 },
-      locale: opts.lang === 'en' ? 'en-GB' : 'ro-RO',
+      keepPickedLanguage: true,
+      setLanguage: opts.lang !== undefined,
     });
-    if (opts.lang) {
-      await context.addInitScript((l) => {
-        if (!window.localStorage.getItem('podium.language')) {
-          window.localStorage.setItem('podium.language', JSON.stringify(l));
-        }
-      }, opts.lang);
-    }
-    return context.newPage();
-  };
 
-  const signIn = async (page: Page, email: string, password: string) => {
-    await page.goto(`${podium.baseUrl}/`);
-    await page.locator('input[type=email]').fill(email);
-    await page.locator('input[autocomplete=current-password]').fill(password);
-    await page.locator('form button[type=submit]').click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-  };
+  const signIn = (page: Page, email: string, password: string, lang: Lang = 'ro') =>
+    signInOn(page, podium.baseUrl, email, { password, lang });
 
   const menu = async (page: Page) =>
     (await page.getByRole('navigation').getByRole('link').allTextContents()).map((s) => s.trim());
@@ -96,7 +84,7 @@ describe.skipIf(!hasChromium)('the app shell in the browser', () => {
     await teacher.context().close();
 
     const admin = await open({ lang: 'en' });
-    await signIn(admin, 'admin@example.ro', 'parola-admin-1');
+    await signIn(admin, 'admin@example.ro', 'parola-admin-1', 'en');
     expect(await menu(admin)).toEqual([
       'Teachers',
       'Students',

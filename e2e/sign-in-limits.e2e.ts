@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { openPage, SIGN_IN_FORM, submitSignIn } from './session.js';
 
 // Sign-in limits in the browser: a guessed account makes the next try wait (the form says how
 // long and counts down), the owner's own browser still gets in, admins see and clear the
@@ -20,9 +21,7 @@ describe.skipIf(!hasChromium)('sign-in limits in the browser', () => {
 
   const texts = {
     ro: {
-      email: 'Adresa de e-mail',
-      password: 'Parola',
-      signIn: 'Intră în cont',
+      ...SIGN_IN_FORM.ro,
       wrong: 'Adresa de e-mail sau parola nu este corectă.',
       wait: /Prea multe încercări greșite pentru acest cont de aici\. Mai încercați peste \d+ secunde\./,
       nav: 'Limite la conectare',
@@ -33,9 +32,7 @@ describe.skipIf(!hasChromium)('sign-in limits in the browser', () => {
       tooCommon: 'Parola e prea ușor de ghicit',
     },
     en: {
-      email: 'E-mail address',
-      password: 'Password',
-      signIn: 'Sign in',
+      ...SIGN_IN_FORM.en,
       wrong: 'The e-mail address or the password is wrong.',
       wait: /Too many wrong tries for this account from here\. Try again in \d+ seconds\./,
       nav: 'Sign-in limits',
@@ -48,26 +45,11 @@ describe.skipIf(!hasChromium)('sign-in limits in the browser', () => {
   } as const;
   type Lang = keyof typeof texts;
 
-  const newPage = async (lang: Lang) => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 860 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-    });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    return context.newPage();
-  };
+  const newPage = (lang: Lang) =>
+    openPage(browser, lang, { viewport: { width: 1280, height: 860 }, keepPickedLanguage: true });
 
-  const signIn = async (page: Page, lang: Lang, email: string, password: string) => {
-    const x = texts[lang];
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(x.email).fill(email);
-    await page.getByLabel(x.password, { exact: true }).fill(password);
-    await page.getByRole('button', { name: x.signIn }).click();
-  };
+  const signIn = (page: Page, lang: Lang, email: string, password: string) =>
+    submitSignIn(page, podium.baseUrl, email, { password, lang });
 
   /**
    * Wrong passwords from another browser (no token), `failures` of them: after the five free
@@ -107,7 +89,7 @@ describe.skipIf(!hasChromium)('sign-in limits in the browser', () => {
       const other = await newPage(lang);
       await signIn(other, lang, email, 'parola-corecta-1');
       await expect.poll(() => other.getByRole('alert').filter({ hasText: x.wait }).count()).toBe(1);
-      expect(await other.getByRole('button', { name: x.signIn }).isDisabled()).toBe(true);
+      expect(await other.getByRole('button', { name: x.submit }).isDisabled()).toBe(true);
       await shot(other, `sign-in-wait-${lang}`);
       // The countdown moves.
       const first = await other.getByRole('alert').filter({ hasText: x.wait }).textContent();

@@ -10,9 +10,8 @@ import {
 import { samplePng } from '../server/modules/uploads/uploads.fixtures.js';
 import { startS3 } from '../server/test/s3.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openSignedIn, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const HOUR = 3_600_000;
 const PHONE = { width: 390, height: 844 };
 /** A busy machine renders slowly: polls wait this long (vitest's default is one second). */
@@ -87,19 +86,10 @@ describe.skipIf(!hasChromium)('a student uploads while the file storage is down'
   });
 
   const openTest = async (email: string, lang: Lang): Promise<Page> => {
-    const context = await browser.newContext({
+    const page = await openSignedIn(browser, podium.baseUrl, email, lang, {
       viewport: PHONE,
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+      ...WAIT,
     });
-    await context.addInitScript((l) => {
-      window.localStorage.setItem('podium.language', JSON.stringify(l));
-    }, lang);
-    const page = await context.newPage();
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count(), WAIT).toBe(1);
     await page.goto(`${podium.baseUrl}/test/${testId}`);
     const item = lang === 'ro' ? 'Întrebarea 1' : 'Question 1';
     await expect

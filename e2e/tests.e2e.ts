@@ -18,9 +18,8 @@ import {
 import { uuidv7 } from '../server/lib/ids.js';
 import { scoreEndedAttempts } from '../server/modules/results/index.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openPage, PASSWORD, signInOn } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const EXAM = 'Olimpiada de Matematică';
 const EDITION = 'Ediția 2026';
 const PHASE = 'Etapa pe școală';
@@ -203,29 +202,11 @@ describe.skipIf(!hasChromium)('tests of a phase in the browser', () => {
     await podium?.close();
   });
 
-  const open = async (lang: Lang) => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
-      acceptDownloads: true,
-    });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    return context.newPage();
-  };
+  const open = (lang: Lang) =>
+    openPage(browser, lang, { acceptDownloads: true, keepPickedLanguage: true });
 
-  const signIn = async (email: string, lang: Lang = 'ro') => {
-    const page = await open(lang);
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await eventually(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
-  };
+  const signIn = async (email: string, lang: Lang = 'ro') =>
+    signInOn(await open(lang), podium.baseUrl, email, { lang });
 
   /** A snackbar with this text is shown (hidden from the accessibility tree behind a dialog). */
   const toast = (page: Page, text: string) =>

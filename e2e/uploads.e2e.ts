@@ -13,11 +13,9 @@ import { uuidv7 } from '../server/lib/ids.js';
 import { scoreEndedAttempts } from '../server/modules/results/index.js';
 import { sampleGif, sampleHeic, samplePdf } from '../server/modules/uploads/uploads.fixtures.js';
 import { hasChromium, openBrowser, type Podium, shot, startPodium } from './harness.js';
+import { type Lang, openSignedIn, PASSWORD } from './session.js';
 
-type Lang = 'ro' | 'en';
-const PASSWORD = 'parola-buna-123';
 const HOUR = 3_600_000;
-const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const TEST_NAME = 'Subiectul etapei pe școală';
 
@@ -238,25 +236,11 @@ describe.skipIf(!hasChromium)('hybrid tests: answer uploads in the browser', () 
     await podium?.close();
   });
 
-  const signIn = async (email: string, lang: Lang) => {
-    const context = await browser.newContext({
-      viewport: DESKTOP,
-      locale: lang === 'ro' ? 'ro-RO' : 'en-GB',
+  const signIn = (email: string, lang: Lang) =>
+    openSignedIn(browser, podium.baseUrl, email, lang, {
       acceptDownloads: true,
+      keepPickedLanguage: true,
     });
-    await context.addInitScript((l) => {
-      if (!window.localStorage.getItem('podium.language')) {
-        window.localStorage.setItem('podium.language', JSON.stringify(l));
-      }
-    }, lang);
-    const page = await context.newPage();
-    await page.goto(`${podium.baseUrl}/`);
-    await page.getByLabel(lang === 'ro' ? 'Adresa de e-mail' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'ro' ? 'Parola' : 'Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: lang === 'ro' ? 'Intră în cont' : 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('sidebar-name').count()).toBe(1);
-    return page;
-  };
 
   /** A snackbar with this text is shown (hidden from the accessibility tree behind a dialog). */
   const toast = (page: Page, text: string) =>

@@ -1,18 +1,9 @@
 import type { TestApp } from '../test/app.js';
 import type { Caller, World } from '../test/world.js';
 import { ruleOf } from './access-rules.js';
-import {
-  type Base,
-  CASE_KINDS,
-  type FuzzCase,
-  hashOf,
-  makeCase,
-  type OpenApiDocument,
-  type Operation,
-  operationsOf,
-  preview,
-  seededRandom,
-} from './fuzz-cases.js';
+import { type Base, CASE_KINDS, type FuzzCase, makeCase, preview } from './fuzz-cases.js';
+import { type OpenApiDocument, type Operation, operationsOf } from './fuzz-operations.js';
+import { hashOf, seededRandom } from './fuzz-random.js';
 import { sampleOf } from './json-sample.js';
 import {
   type Answer,

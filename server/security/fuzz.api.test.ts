@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app.js';
 import { fixedClock } from '../test/competition.js';
 import { populatedWorld, type World } from '../test/world.js';
-import { CASE_KINDS, type OpenApiDocument, operationsOf } from './fuzz-cases.js';
+import { CASE_KINDS } from './fuzz-cases.js';
+import { type OpenApiDocument, operationsOf } from './fuzz-operations.js';
 import { figuresLine, insidesShown, runFuzz } from './fuzz-run.js';
 import { routeKey } from './route-calls.js';
 
