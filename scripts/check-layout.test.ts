@@ -79,7 +79,7 @@ describe('one writer per table', () => {
       'server/modules/player/player.repo.ts': 'await db.update(answers).set({ score: null });',
       'server/modules/uploads/uploads.repo.ts':
         'await db.execute(sql`insert into answers (id) values ($1)`);',
-      'server/modules/tests/tests.repo.ts': `await db.execute(sql\`update \${answers} set score = 0\`);`,
+      'server/modules/test-papers/tests.repo.ts': `await db.execute(sql\`update \${answers} set score = 0\`);`,
     });
     expect(problems).toHaveLength(3);
     expect(problems.every((p) => p.includes('[one-writer-per-table]'))).toBe(true);

@@ -101,7 +101,7 @@ import {
   paperPrinter,
   testsRoutes,
   testsService,
-} from './modules/tests/index.js';
+} from './modules/test-papers/index.js';
 import {
   paperJobs,
   paperRoutes,

@@ -89,7 +89,7 @@ export type Config = {
   webDist: string;
   /** Chromium that prints test papers (and drives the browser tests). */
   chromiumPath: string;
-  /** Printing test papers (server/modules/tests/paper-printer.ts), per server process. */
+  /** Printing test papers (server/modules/test-papers/paper-printer.ts), per server process. */
   papers: {
     /** Papers Chromium prints at once. */
     printsAtOnce: number;

@@ -15,6 +15,6 @@ export * from '../modules/questions/questions.schema.js';
 export * from '../modules/rankings/rankings.schema.js';
 export * from '../modules/results/results.schema.js';
 export * from '../modules/reviews/reviews.schema.js';
-export * from '../modules/tests/tests.schema.js';
+export * from '../modules/test-papers/tests.schema.js';
 export * from '../modules/uploads/paper.schema.js';
 export * from '../modules/users/users.schema.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, tz } from '../../db/columns.js';
-import { tests } from '../tests/tests.schema.js';
+import { tests } from '../test-papers/tests.schema.js';
 import { users } from '../users/users.schema.js';
 
 /**

@@ -15,7 +15,7 @@ import { createdAt, tz } from '../../db/columns.js';
 import { phases } from '../exams/exams.schema.js';
 import { attempts } from '../player/player.schema.js';
 import { questions } from '../questions/questions.schema.js';
-import { tests } from '../tests/tests.schema.js';
+import { tests } from '../test-papers/tests.schema.js';
 import { users } from '../users/users.schema.js';
 
 /** Whether an item's points are known: decided, or waiting for people to mark it. */

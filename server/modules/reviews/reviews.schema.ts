@@ -12,7 +12,7 @@ import { createdAt, tz } from '../../db/columns.js';
 import { phases } from '../exams/exams.schema.js';
 import { questions } from '../questions/questions.schema.js';
 import { answers } from '../results/results.schema.js';
-import { tests } from '../tests/tests.schema.js';
+import { tests } from '../test-papers/tests.schema.js';
 import { users } from '../users/users.schema.js';
 
 const points = (name: string) => numeric(name, { precision: 8, scale: 2, mode: 'number' });

@@ -18,7 +18,7 @@ import {
 import { createdAt, tz } from '../../db/columns.js';
 import { files } from '../../lib/files/files.schema.js';
 import { questions } from '../questions/questions.schema.js';
-import { tests } from '../tests/tests.schema.js';
+import { tests } from '../test-papers/tests.schema.js';
 import { users } from '../users/users.schema.js';
 
 /**
