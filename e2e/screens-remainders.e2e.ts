@@ -421,6 +421,10 @@ describe.skipIf(!hasChromium)("issue 34's remaining screens", () => {
         await eventually(() => second.getByText('Suma este 2, pentru că 1 + 1 = 2.').count()).toBe(
           1,
         );
+        // An online test's open question was typed: nothing says it was written on paper.
+        await expect(
+          second.getByText(ro ? /se redactează pe foaie/ : /written on paper/).count(),
+        ).resolves.toBe(0);
         await shot(page, `result-own-answers-${lang}`);
         await page.context().close();
       },

@@ -12,6 +12,8 @@ type Props = {
   itemCorrectAnswers?: readonly number[] | string | null;
   /** Shown instead of an empty statement (the live preview of a new question). */
   emptyText?: string;
+  /** Says that an open question is answered on paper and uploaded (false: typed online). */
+  paperNote?: boolean;
 };
 
 const letter = (index: number) => String.fromCharCode(65 + index);
@@ -26,6 +28,7 @@ export function QuestionView({
   itemAnswers,
   itemCorrectAnswers,
   emptyText,
+  paperNote = true,
 }: Props) {
   const { t } = useTranslation();
   const correct = Array.isArray(itemCorrectAnswers) ? itemCorrectAnswers : [];
@@ -87,7 +90,7 @@ export function QuestionView({
           <strong>{t('questionView.correctValue')}:</strong> {String(itemCorrectAnswers ?? '')}
         </Typography>
       )}
-      {itemType === 'open' && (
+      {itemType === 'open' && paperNote && (
         <Typography variant="body2" color="text.secondary">
           {t('questionView.openAnswer')}
         </Typography>

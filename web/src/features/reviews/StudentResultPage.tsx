@@ -174,6 +174,7 @@ function ResultView({ testId, result }: { testId: string; result: StudentResult 
                 item={item}
                 pages={pagesOf(item.itemId)}
                 limits={own.data?.limits}
+                hybrid={result.hybrid}
               />
             </Paper>
           );
@@ -194,6 +195,7 @@ function OwnAnswer({
   item,
   pages,
   limits,
+  hybrid,
 }: {
   ids: { examId: string; editionId: string; phaseId: string; testId: string };
   name: string;
@@ -201,6 +203,8 @@ function OwnAnswer({
   /** A hybrid test's item with the student's uploaded pages (once read). */
   pages: AnswerItem | undefined;
   limits: StudentItems['limits'] | undefined;
+  /** A hybrid test: an open question's answer was written on paper (online, it was typed). */
+  hybrid: boolean;
 }) {
   const { t } = useTranslation();
   const headingId = useId();
@@ -219,6 +223,7 @@ function OwnAnswer({
         itemQ={item.statement}
         itemType={item.itemType}
         itemAnswers={item.itemAnswers}
+        paperNote={hybrid}
       />
       <Typography variant="subtitle2" component="h3" sx={{ mt: 2, mb: 0.5 }}>
         {t('result.yourAnswer')}
