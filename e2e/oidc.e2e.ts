@@ -94,6 +94,20 @@ describe.skipIf(!hasChromium)('school sign-in in the browser', () => {
     }
   });
 
+  it('says the external sign-in failed when its one-time code cannot be exchanged (ro, en)', async () => {
+    for (const lang of ['ro', 'en'] as const) {
+      const page = await openPage(browser, lang);
+      // A code the server never issued (forged, spent or someone else's): OIDC_FAILED.
+      const uid = '00000000-0000-4000-8000-000000000000';
+      await page.goto(`${podium.baseUrl}/?oauth=1&uid=${uid}&code=forged-${lang}`);
+      const text = lang === 'ro' ? 'Autentificarea externă a eșuat.' : 'External sign-in failed.';
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: text }).count()).toBe(1);
+      // The code is taken out of the address, so a reload does not try it again.
+      expect(new URL(page.url()).searchParams.get('code')).toBeNull();
+      await shot(page, `oidc-failed-${lang}`);
+    }
+  });
+
   it('offers the choice in English too', async () => {
     const page = await open('en');
     await expect
