@@ -19,6 +19,7 @@ import type { FileStorage } from '../../lib/files/storage.js';
 import { STRIP_VERSION, stripMetadata } from '../../lib/files/strip.js';
 import { openZipFile } from '../../lib/files/zip-bounds.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { type JobLimits, type JobTake, jobRunner } from '../../lib/jobs/runner.js';
 import { createThreadRunner } from '../../lib/jobs/thread.js';
 import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
 import { findPhasePath } from '../exams/index.js';
@@ -33,12 +34,13 @@ import type { UploadsService } from './uploads.service.js';
 
 export type PaperJobsDeps = { db: Db; clock: Clock; storage: FileStorage; uploads: UploadsService };
 
+type Take = JobTake<paper.JobChange>;
+
 const run = promisify(execFile);
 /** A running job writes its progress (and that it lives) this often, in pages or booklets. */
 const PROGRESS_EVERY = 10;
-/** A running job not heard of for this long is taken over by another process. */
-const STALE_MS = 120_000;
-const MAX_TRIES = 3;
+/** A job not heard of for two minutes is another process's; the third failed take ends it. */
+const LIMITS: JobLimits = { staleMs: 120_000, maxTries: 3 };
 /** Pages of a scanned PDF rendered by poppler at a time (their PNGs on the disk meanwhile). */
 const RENDER_BATCH = 16;
 /** Scanned pages are rendered at 150 dpi: the printed code's modules are 4–5 pixels. */
@@ -70,9 +72,8 @@ async function isOneImagePerPage(file: string, count: number): Promise<boolean> 
 }
 
 /**
- * Makes the paper jobs of hybrid tests, one at a time per process, by the diploma ZIPs'
- * machinery: claimed in the database with SKIP LOCKED, progress and a heartbeat written as
- * they go, taken over when their maker went silent. Booklets are drawn by the PDF writer
+ * Makes the paper jobs of hybrid tests, one at a time per process, by the job runner the
+ * diploma ZIPs use too (server/lib/jobs/runner.ts). Booklets are drawn by the PDF writer
  * (a room's few hundred pages take well under a second). A scan is put together from its
  * chunks, split into pages (poppler's pdfimages for a scanner's PDF of one image a page, else
  * pdftoppm; the archive's images for a ZIP),
@@ -91,7 +92,7 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
     return { ids, test, phasePath };
   }
 
-  async function makeBooklets(job: paper.PaperJobRow) {
+  async function makeBooklets(job: paper.PaperJobRow, take: Take) {
     const { test, phasePath } = await pathOf(job.testId);
     const seats = (await ensureSeats(db, test)).filter(
       (s) => job.room === null || s.seat.room === job.room,
@@ -103,12 +104,7 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
         0,
     );
     const items = await repo.findTestItems(db, test.id);
-    await paper.updateJob(
-      db,
-      job.id,
-      { total: seats.length, done: 0, heartbeatAt: clock.now() },
-      job.tries,
-    );
+    await take.progress({ total: seats.length, done: 0 });
     const pdf = await renderBooklets(await fonts(), {
       testId: test.id,
       examName: phasePath.exam.name,
@@ -129,19 +125,11 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
     const key = `paper-jobs/${job.id}-${job.tries}.pdf`;
     await storage.put(key, pdf, 'application/pdf');
     const slug = (job.room ?? 'toate').normalize('NFD').replace(/[^\w-]+/g, '-');
-    const kept = await paper.updateJob(
-      db,
-      job.id,
-      {
-        state: 'done',
-        done: seats.length,
-        fileKey: key,
-        fileName: `caiete-${slug}.pdf`,
-        finishedAt: clock.now(),
-        heartbeatAt: clock.now(),
-      },
-      job.tries,
-    );
+    const kept = await take.finish({
+      done: seats.length,
+      fileKey: key,
+      fileName: `caiete-${slug}.pdf`,
+    });
     if (!kept) await storage.delete(key).catch(() => undefined);
   }
 
@@ -326,7 +314,7 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
     }
   }
 
-  async function readScan(job: paper.PaperJobRow) {
+  async function readScan(job: paper.PaperJobRow, take: Take) {
     const { ids, test } = await pathOf(job.testId);
     const requester = await paper.findRequester(db, job.requestedBy);
     if (!requester) throw new AppError('NOT_FOUND', 'requester not found');
@@ -368,65 +356,23 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
         pending = nextRead() as Promise<ScanReadResult>;
         pageNo += 1;
         await handlePage(ctx, pageNo, read);
-        if (pageNo % PROGRESS_EVERY === 0) {
-          await paper.updateJob(
-            db,
-            job.id,
-            { done: pageNo, total: pageNo, heartbeatAt: clock.now() },
-            job.tries,
-          );
-        }
+        if (pageNo % PROGRESS_EVERY === 0) await take.progress({ done: pageNo, total: pageNo });
       }
-      await paper.updateJob(
-        db,
-        job.id,
-        {
-          state: 'done',
-          done: pageNo,
-          total: pageNo,
-          finishedAt: clock.now(),
-          heartbeatAt: clock.now(),
-        },
-        job.tries,
-      );
+      await take.finish({ done: pageNo, total: pageNo });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
     await removeChunks(job);
   }
 
+  const runner = jobRunner(clock, {
+    store: paper.jobs(db),
+    limits: LIMITS,
+    make: (job, take) => (job.kind === 'booklets' ? makeBooklets(job, take) : readScan(job, take)),
+  });
+
   return {
-    /** Makes every waiting job, one after another; answers how many it took. */
-    async runPending(): Promise<number> {
-      let taken = 0;
-      for (;;) {
-        const now = clock.now();
-        const job = await paper.claimJob(db, now, new Date(now.getTime() - STALE_MS));
-        if (!job) return taken;
-        taken += 1;
-        if (job.tries > MAX_TRIES) {
-          await paper.updateJob(db, job.id, {
-            state: 'failed',
-            errorCode: 'GENERAL_ERROR',
-            finishedAt: clock.now(),
-          });
-          continue;
-        }
-        try {
-          if (job.kind === 'booklets') await makeBooklets(job);
-          else await readScan(job);
-        } catch (error) {
-          const code = error instanceof AppError ? error.code : 'GENERAL_ERROR';
-          await paper.updateJob(
-            db,
-            job.id,
-            { state: 'failed', errorCode: code, finishedAt: clock.now() },
-            job.tries,
-          );
-          if (!(error instanceof AppError)) throw error;
-        }
-      }
-    },
+    runPending: runner.runPending,
 
     /** Ends the reading thread (the server is stopping). */
     close: () => reading.close(),
