@@ -19,11 +19,12 @@ import type { FileStorage } from '../../lib/files/storage.js';
 import { STRIP_VERSION, stripMetadata } from '../../lib/files/strip.js';
 import { openZipFile } from '../../lib/files/zip-bounds.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { type JobLimits, type JobTake, jobRunner } from '../../lib/jobs/runner.js';
+import { requestActivity } from '../../lib/jobs/activity.js';
+import { type JobLimits, type JobTake, jobRunner, runOnThread } from '../../lib/jobs/runner.js';
 import { createThreadRunner } from '../../lib/jobs/thread.js';
-import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
 import { findPhasePath } from '../exams/index.js';
-import { renderBooklets } from './booklet-pdf.js';
+import type { BookletContent } from './booklet-pdf.js';
+import type { BookletTask } from './booklet-pdf.thread.js';
 import * as paper from './paper.repo.js';
 import { ensureSeats, scanChunkKey } from './paper.service.js';
 import { decodePageCode } from './paper-code.js';
@@ -47,16 +48,9 @@ const RENDER_BATCH = 16;
 const RENDER_DPI = '150';
 const IMAGE_ENTRY = /\.(jpe?g|png|tiff?|webp)$/i;
 
-const THREAD_ENTRY = new URL('./scan-read.thread.mjs', import.meta.url);
-
-let fontsOnce: Promise<PdfFonts> | undefined;
-const fonts = () => {
-  fontsOnce ??= loadPdfFonts().catch((error: unknown) => {
-    fontsOnce = undefined;
-    throw new AppError('PDF_UNAVAILABLE', `The booklet fonts are missing: ${String(error)}`);
-  });
-  return fontsOnce;
-};
+/** The threads that read scanned pages and draw booklets (their .ts loaded through the .mjs). */
+const READ_ENTRY = new URL('./scan-read.thread.mjs', import.meta.url);
+const DRAW_ENTRY = new URL('./booklet-pdf.thread.mjs', import.meta.url);
 
 /** Whether each of the PDF's `count` pages shows exactly one image (`pdfimages -list`). */
 async function isOneImagePerPage(file: string, count: number): Promise<boolean> {
@@ -73,15 +67,17 @@ async function isOneImagePerPage(file: string, count: number): Promise<boolean> 
 
 /**
  * Makes the paper jobs of hybrid tests, one at a time per process, by the job runner the
- * diploma ZIPs use too (server/lib/jobs/runner.ts). Booklets are drawn by the PDF writer
- * (a room's few hundred pages take well under a second). A scan is put together from its
+ * diploma ZIPs use too (server/lib/jobs/runner.ts). Booklets are drawn by the PDF writer on a
+ * worker thread (booklet-pdf.thread.ts), as diplomas are, so a room's booklets never hold the
+ * event loop that answers exam day's requests. A scan is put together from its
  * chunks, split into pages (poppler's pdfimages for a scanner's PDF of one image a page, else
  * pdftoppm; the archive's images for a ZIP),
  * each page read on a worker thread (scan-read.ts), and stored as the student's answer page
  * through `uploadAnswer`, as a paper answer entered by the exam's admin who uploaded it.
  */
 export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
-  const reading = createThreadRunner<ScanReadTask, ScanReadResult>({ entry: THREAD_ENTRY });
+  const reading = createThreadRunner<ScanReadTask, ScanReadResult>({ entry: READ_ENTRY });
+  const drawing = createThreadRunner<BookletTask, Uint8Array, number>({ entry: DRAW_ENTRY });
 
   async function pathOf(testId: string) {
     const ids = await paper.findTestIds(db, testId);
@@ -105,7 +101,7 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
     );
     const items = await repo.findTestItems(db, test.id);
     await take.progress({ total: seats.length, done: 0 });
-    const pdf = await renderBooklets(await fonts(), {
+    const content: BookletContent = {
       testId: test.id,
       examName: phasePath.exam.name,
       phaseName: phasePath.phase.name,
@@ -121,9 +117,15 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
       itemCount: items.length,
       pagesPerItem: BOOKLET_PAGES_PER_ITEM,
       sparePages: BOOKLET_SPARE_PAGES,
-    });
+    };
+    const task = { content, progressEvery: PROGRESS_EVERY, activity: requestActivity };
+    const pdf = await runOnThread(drawing, task, take);
     const key = `paper-jobs/${job.id}-${job.tries}.pdf`;
-    await storage.put(key, pdf, 'application/pdf');
+    await storage.put(
+      key,
+      Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength),
+      'application/pdf',
+    );
     const slug = (job.room ?? 'toate').normalize('NFD').replace(/[^\w-]+/g, '-');
     const kept = await take.finish({
       done: seats.length,
@@ -374,8 +376,10 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
   return {
     runPending: runner.runPending,
 
-    /** Ends the reading thread (the server is stopping). */
-    close: () => reading.close(),
+    /** Ends the reading and drawing threads (the server is stopping). */
+    close: async () => {
+      await Promise.all([reading.close(), drawing.close()]);
+    },
   };
 }
 
