@@ -358,3 +358,17 @@ export function loadPdfFonts(): Promise<PdfFonts> {
   }
   return loading;
 }
+
+/**
+ * The fonts, on a worker thread drawing a job's documents: a failure is an error with the code
+ * PDF_UNAVAILABLE, which the job records (server/lib/jobs/runner.ts, runOnThread).
+ */
+export async function loadThreadPdfFonts(documents: string): Promise<PdfFonts> {
+  try {
+    return await loadPdfFonts();
+  } catch {
+    throw Object.assign(new Error(`The ${documents} fonts are missing`), {
+      code: 'PDF_UNAVAILABLE',
+    });
+  }
+}

@@ -1,11 +1,11 @@
 import { rm, stat } from 'node:fs/promises';
-import { ERROR_STATUS, type ErrorCode } from '../../../shared/errors.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { requestActivity } from '../../lib/jobs/activity.js';
-import { createThreadRunner, ThreadTaskError } from '../../lib/jobs/thread.js';
+import { type JobLimits, type JobTake, jobRunner, runOnThread } from '../../lib/jobs/runner.js';
+import { createThreadRunner } from '../../lib/jobs/thread.js';
 import { findPhasePath } from '../exams/index.js';
 import {
   contentOf,
@@ -23,62 +23,26 @@ export type DiplomaJobsDeps = { db: Db; clock: Clock; storage: FileStorage };
 
 /** A running job's maker writes its progress (and that it lives) this often, in diplomas. */
 const PROGRESS_EVERY = 25;
-/** A running job not heard of for this long is taken over by another process. */
-const STALE_MS = 120_000;
-/** A job that failed this many takes is given up. */
-const MAX_TRIES = 3;
+/** A job not heard of for two minutes is another process's; the third failed take ends it. */
+const LIMITS: JobLimits = { staleMs: 120_000, maxTries: 3 };
 
 /** The thread that draws the diplomas (diploma-zip.thread.ts, loaded through its .mjs). */
 const THREAD_ENTRY = new URL('./diploma-zip.thread.mjs', import.meta.url);
 
-const isErrorCode = (code: string | undefined): code is ErrorCode =>
-  code !== undefined && Object.hasOwn(ERROR_STATUS, code);
+type Take = JobTake<repo.JobChange>;
 
 /**
- * Makes queued diploma ZIPs, one job at a time per process. The database work (who gets a
- * diploma, their codes, the progress) stays here; the drawing and the archive are done on a
- * worker thread, so the API's event loop is not held by a thousand PDFs and a second core
- * does them. Jobs are claimed in the database (claimJob's SKIP LOCKED), so with several
- * server processes each job is made by one of them.
+ * Makes queued diploma ZIPs, one job at a time per process, by the job runner
+ * (server/lib/jobs/runner.ts). The database work (who gets a diploma, their codes, the
+ * progress) stays here; the drawing and the archive are done on a worker thread, so the API's
+ * event loop is not held by a thousand PDFs and a second core does them.
  */
 export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
   const drawing = createThreadRunner<DiplomaZipTask, number, number>({
     entry: THREAD_ENTRY,
   });
 
-  /**
-   * The ZIP drawn on the thread into `task.file`, its progress written as it comes (one write
-   * at a time).
-   */
-  async function draw(job: repo.JobRow, task: DiplomaZipTask): Promise<void> {
-    let writing: Promise<void> = Promise.resolve();
-    let written = 0;
-    let writeFailed: unknown;
-    const onProgress = (done: number) => {
-      writing = writing
-        .then(async () => {
-          if (done <= written || writeFailed !== undefined) return;
-          written = done;
-          await repo.updateJob(db, job.id, { done, heartbeatAt: clock.now() }, job.tries);
-        })
-        .catch((error: unknown) => {
-          writeFailed ??= error;
-        });
-    };
-    try {
-      await drawing.run(task, onProgress);
-    } catch (error) {
-      if (error instanceof ThreadTaskError && isErrorCode(error.code)) {
-        throw new AppError(error.code, error.message);
-      }
-      throw error;
-    } finally {
-      await writing;
-    }
-    if (writeFailed !== undefined) throw writeFailed;
-  }
-
-  async function make(job: repo.JobRow): Promise<void> {
+  async function make(job: repo.JobRow, take: Take): Promise<void> {
     const path = await findPhasePath(db, job.examId, job.editionId, job.phaseId);
     if (!path) throw new AppError('NOT_FOUND', 'phase not found');
     if (path.phase.state !== 'closed') throw resultsNotFinal();
@@ -102,7 +66,7 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
       ...teachersWithStudents.map((t) => teacherFacts(names, t, studentsOf.get(t.id) ?? [])),
     ];
     const total = facts.length;
-    await repo.updateJob(db, job.id, { total, done: 0, heartbeatAt: clock.now() }, job.tries);
+    await take.progress({ total, done: 0 });
     const issued = await repo.issue(db, facts, newDiplomaCode, clock.now());
     const usedNames = new Set<string>();
     const files = issued.map((row) => {
@@ -118,13 +82,17 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
     // 65 MB set off the collector and delayed requests by tens of ms (bench/README.md).
     const file = await storage.scratchPath();
     try {
-      await draw(job, {
-        modified: clock.now(),
-        entries: files,
-        file,
-        progressEvery: PROGRESS_EVERY,
-        activity: requestActivity,
-      });
+      await runOnThread(
+        drawing,
+        {
+          modified: clock.now(),
+          entries: files,
+          file,
+          progressEvery: PROGRESS_EVERY,
+          activity: requestActivity,
+        },
+        take,
+      );
     } catch (error) {
       // What a failed drawing (or a thread that died) left of the archive.
       await rm(file, { force: true });
@@ -137,54 +105,19 @@ export function diplomaJobs({ db, clock, storage }: DiplomaJobsDeps) {
     await storage.putFile(key, file, 'application/zip');
     const teacher = job.teacherId ? teachers.find((t) => t.id === job.teacherId) : undefined;
     const who = teacher ? `-${slug(`${teacher.familyName ?? ''} ${teacher.givenName ?? ''}`)}` : '';
-    const kept = await repo.updateJob(
-      db,
-      job.id,
-      {
-        state: 'done',
-        done: total,
-        fileKey: key,
-        fileBytes: size,
-        fileName: `diplome-${slug(path.phase.name)}${who}.zip`,
-        finishedAt: clock.now(),
-        heartbeatAt: clock.now(),
-      },
-      job.tries,
-    );
+    const kept = await take.finish({
+      done: total,
+      fileKey: key,
+      fileBytes: size,
+      fileName: `diplome-${slug(path.phase.name)}${who}.zip`,
+    });
     if (!kept) await storage.delete(key).catch(() => undefined);
   }
 
+  const runner = jobRunner(clock, { store: repo.jobs(db), limits: LIMITS, make });
+
   return {
-    /** Makes every waiting job, one after another; answers how many it took. */
-    async runPending(): Promise<number> {
-      let taken = 0;
-      for (;;) {
-        const now = clock.now();
-        const job = await repo.claimJob(db, now, new Date(now.getTime() - STALE_MS));
-        if (!job) return taken;
-        taken += 1;
-        if (job.tries > MAX_TRIES) {
-          await repo.updateJob(db, job.id, {
-            state: 'failed',
-            errorCode: 'GENERAL_ERROR',
-            finishedAt: clock.now(),
-          });
-          continue;
-        }
-        try {
-          await make(job);
-        } catch (error) {
-          const code = error instanceof AppError ? error.code : 'GENERAL_ERROR';
-          await repo.updateJob(
-            db,
-            job.id,
-            { state: 'failed', errorCode: code, finishedAt: clock.now() },
-            job.tries,
-          );
-          if (!(error instanceof AppError)) throw error;
-        }
-      }
-    },
+    runPending: runner.runPending,
 
     /** Ends the drawing thread (the server is stopping). */
     close: () => drawing.close(),

@@ -412,7 +412,7 @@ describe('diploma ZIPs', () => {
   it('lets a maker whose job another process took over change nothing of it', async () => {
     const id = await phaseJob();
     const now = new Date();
-    const mine = await repo.claimJob(t.database.db, now, new Date(now.getTime() - 120_000));
+    const mine = await repo.jobs(t.database.db).claim(now, new Date(now.getTime() - 120_000));
     expect(mine?.id).toBe(id);
     const take = mine?.tries ?? 0;
     // Its beat stopped long enough for another process to take the job (a new try).

@@ -14,6 +14,8 @@ import {
   phases,
   users,
 } from '../../db/schema.js';
+import { jobStore } from '../../lib/jobs/jobs.repo.js';
+import type { JobStore } from '../../lib/jobs/runner.js';
 import { ANONYMISED_EMAIL_LIKE } from '../users/index.js';
 
 /**
@@ -474,69 +476,29 @@ export async function findJob(db: Db, jobId: string): Promise<JobRow | undefined
   return row;
 }
 
-/**
- * Takes the oldest waiting job (or a running one whose maker stopped beating) for this
- * process, skipping those another process holds; undefined when there is none.
- */
-export async function claimJob(db: Db, now: Date, staleBefore: Date): Promise<JobRow | undefined> {
-  return db.transaction(async (tx) => {
-    const [next] = await tx
-      .select({ id: diplomaJobs.id })
-      .from(diplomaJobs)
-      .where(
-        or(
-          eq(diplomaJobs.state, 'queued'),
-          and(eq(diplomaJobs.state, 'running'), lt(diplomaJobs.heartbeatAt, staleBefore)),
-        ),
-      )
-      .orderBy(diplomaJobs.createdAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!next) return undefined;
-    const [row] = await tx
-      .update(diplomaJobs)
-      .set({ state: 'running', heartbeatAt: now, tries: sql`${diplomaJobs.tries} + 1`, done: 0 })
-      .where(eq(diplomaJobs.id, next.id))
-      .returning();
-    return row;
-  });
-}
+/** What a diploma job's maker and the archive sweep write of it. */
+export type JobChange = Partial<{
+  state: DiplomaJobState;
+  total: number;
+  done: number;
+  fileName: string | null;
+  fileKey: string | null;
+  fileBytes: number | null;
+  errorCode: string | null;
+  heartbeatAt: Date;
+  finishedAt: Date;
+}>;
 
-/**
- * Changes a job; with `take` (the `tries` of the claim a maker holds) only while that claim
- * is still the job's, so a maker whose job was taken over (its beat stopped for STALE_MS)
- * changes nothing. Answers whether the row was changed.
- */
-export async function updateJob(
+/** The diploma jobs as the job runner reads and writes them (server/lib/jobs/jobs.repo.ts). */
+export const jobs = (db: Db): JobStore<JobRow, JobChange> => jobStore(db, diplomaJobs);
+
+/** Changes a job; with `take`, only while that take still holds it (see jobs.repo.ts). */
+export const updateJob = (
   db: Db,
   jobId: string,
-  change: Partial<{
-    state: DiplomaJobState;
-    total: number;
-    done: number;
-    fileName: string | null;
-    fileKey: string | null;
-    fileBytes: number | null;
-    errorCode: string | null;
-    heartbeatAt: Date;
-    finishedAt: Date;
-  }>,
+  change: JobChange,
   take?: number,
-): Promise<boolean> {
-  const rows = await db
-    .update(diplomaJobs)
-    .set(change)
-    .where(
-      and(
-        eq(diplomaJobs.id, jobId),
-        take === undefined
-          ? undefined
-          : and(eq(diplomaJobs.tries, take), eq(diplomaJobs.state, 'running')),
-      ),
-    )
-    .returning({ id: diplomaJobs.id });
-  return rows.length > 0;
-}
+): Promise<boolean> => jobs(db).update(jobId, change, take);
 
 /** Finished jobs whose ZIP outlived its keeping time. */
 export async function findExpiredFiles(db: Db, before: Date): Promise<JobRow[]> {

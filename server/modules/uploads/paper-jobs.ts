@@ -19,10 +19,12 @@ import type { FileStorage } from '../../lib/files/storage.js';
 import { STRIP_VERSION, stripMetadata } from '../../lib/files/strip.js';
 import { openZipFile } from '../../lib/files/zip-bounds.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { requestActivity } from '../../lib/jobs/activity.js';
+import { type JobLimits, type JobTake, jobRunner, runOnThread } from '../../lib/jobs/runner.js';
 import { createThreadRunner } from '../../lib/jobs/thread.js';
-import { loadPdfFonts, type PdfFonts } from '../../lib/pdf/fonts.js';
 import { findPhasePath } from '../exams/index.js';
-import { renderBooklets } from './booklet-pdf.js';
+import type { BookletContent } from './booklet-pdf.js';
+import type { BookletTask } from './booklet-pdf.thread.js';
 import * as paper from './paper.repo.js';
 import { ensureSeats, scanChunkKey } from './paper.service.js';
 import { decodePageCode } from './paper-code.js';
@@ -33,28 +35,22 @@ import type { UploadsService } from './uploads.service.js';
 
 export type PaperJobsDeps = { db: Db; clock: Clock; storage: FileStorage; uploads: UploadsService };
 
+type Take = JobTake<paper.JobChange>;
+
 const run = promisify(execFile);
 /** A running job writes its progress (and that it lives) this often, in pages or booklets. */
 const PROGRESS_EVERY = 10;
-/** A running job not heard of for this long is taken over by another process. */
-const STALE_MS = 120_000;
-const MAX_TRIES = 3;
+/** A job not heard of for two minutes is another process's; the third failed take ends it. */
+const LIMITS: JobLimits = { staleMs: 120_000, maxTries: 3 };
 /** Pages of a scanned PDF rendered by poppler at a time (their PNGs on the disk meanwhile). */
 const RENDER_BATCH = 16;
 /** Scanned pages are rendered at 150 dpi: the printed code's modules are 4–5 pixels. */
 const RENDER_DPI = '150';
 const IMAGE_ENTRY = /\.(jpe?g|png|tiff?|webp)$/i;
 
-const THREAD_ENTRY = new URL('./scan-read.thread.mjs', import.meta.url);
-
-let fontsOnce: Promise<PdfFonts> | undefined;
-const fonts = () => {
-  fontsOnce ??= loadPdfFonts().catch((error: unknown) => {
-    fontsOnce = undefined;
-    throw new AppError('PDF_UNAVAILABLE', `The booklet fonts are missing: ${String(error)}`);
-  });
-  return fontsOnce;
-};
+/** The threads that read scanned pages and draw booklets (their .ts loaded through the .mjs). */
+const READ_ENTRY = new URL('./scan-read.thread.mjs', import.meta.url);
+const DRAW_ENTRY = new URL('./booklet-pdf.thread.mjs', import.meta.url);
 
 /** Whether each of the PDF's `count` pages shows exactly one image (`pdfimages -list`). */
 async function isOneImagePerPage(file: string, count: number): Promise<boolean> {
@@ -70,17 +66,18 @@ async function isOneImagePerPage(file: string, count: number): Promise<boolean> 
 }
 
 /**
- * Makes the paper jobs of hybrid tests, one at a time per process, by the diploma ZIPs'
- * machinery: claimed in the database with SKIP LOCKED, progress and a heartbeat written as
- * they go, taken over when their maker went silent. Booklets are drawn by the PDF writer
- * (a room's few hundred pages take well under a second). A scan is put together from its
+ * Makes the paper jobs of hybrid tests, one at a time per process, by the job runner the
+ * diploma ZIPs use too (server/lib/jobs/runner.ts). Booklets are drawn by the PDF writer on a
+ * worker thread (booklet-pdf.thread.ts), as diplomas are, so a room's booklets never hold the
+ * event loop that answers exam day's requests. A scan is put together from its
  * chunks, split into pages (poppler's pdfimages for a scanner's PDF of one image a page, else
  * pdftoppm; the archive's images for a ZIP),
  * each page read on a worker thread (scan-read.ts), and stored as the student's answer page
  * through `uploadAnswer`, as a paper answer entered by the exam's admin who uploaded it.
  */
 export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
-  const reading = createThreadRunner<ScanReadTask, ScanReadResult>({ entry: THREAD_ENTRY });
+  const reading = createThreadRunner<ScanReadTask, ScanReadResult>({ entry: READ_ENTRY });
+  const drawing = createThreadRunner<BookletTask, Uint8Array, number>({ entry: DRAW_ENTRY });
 
   async function pathOf(testId: string) {
     const ids = await paper.findTestIds(db, testId);
@@ -91,7 +88,7 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
     return { ids, test, phasePath };
   }
 
-  async function makeBooklets(job: paper.PaperJobRow) {
+  async function makeBooklets(job: paper.PaperJobRow, take: Take) {
     const { test, phasePath } = await pathOf(job.testId);
     const seats = (await ensureSeats(db, test)).filter(
       (s) => job.room === null || s.seat.room === job.room,
@@ -103,13 +100,8 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
         0,
     );
     const items = await repo.findTestItems(db, test.id);
-    await paper.updateJob(
-      db,
-      job.id,
-      { total: seats.length, done: 0, heartbeatAt: clock.now() },
-      job.tries,
-    );
-    const pdf = await renderBooklets(await fonts(), {
+    await take.progress({ total: seats.length, done: 0 });
+    const content: BookletContent = {
       testId: test.id,
       examName: phasePath.exam.name,
       phaseName: phasePath.phase.name,
@@ -125,23 +117,21 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
       itemCount: items.length,
       pagesPerItem: BOOKLET_PAGES_PER_ITEM,
       sparePages: BOOKLET_SPARE_PAGES,
-    });
+    };
+    const task = { content, progressEvery: PROGRESS_EVERY, activity: requestActivity };
+    const pdf = await runOnThread(drawing, task, take);
     const key = `paper-jobs/${job.id}-${job.tries}.pdf`;
-    await storage.put(key, pdf, 'application/pdf');
-    const slug = (job.room ?? 'toate').normalize('NFD').replace(/[^\w-]+/g, '-');
-    const kept = await paper.updateJob(
-      db,
-      job.id,
-      {
-        state: 'done',
-        done: seats.length,
-        fileKey: key,
-        fileName: `caiete-${slug}.pdf`,
-        finishedAt: clock.now(),
-        heartbeatAt: clock.now(),
-      },
-      job.tries,
+    await storage.put(
+      key,
+      Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength),
+      'application/pdf',
     );
+    const slug = (job.room ?? 'toate').normalize('NFD').replace(/[^\w-]+/g, '-');
+    const kept = await take.finish({
+      done: seats.length,
+      fileKey: key,
+      fileName: `caiete-${slug}.pdf`,
+    });
     if (!kept) await storage.delete(key).catch(() => undefined);
   }
 
@@ -326,7 +316,7 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
     }
   }
 
-  async function readScan(job: paper.PaperJobRow) {
+  async function readScan(job: paper.PaperJobRow, take: Take) {
     const { ids, test } = await pathOf(job.testId);
     const requester = await paper.findRequester(db, job.requestedBy);
     if (!requester) throw new AppError('NOT_FOUND', 'requester not found');
@@ -368,68 +358,28 @@ export function paperJobs({ db, clock, storage, uploads }: PaperJobsDeps) {
         pending = nextRead() as Promise<ScanReadResult>;
         pageNo += 1;
         await handlePage(ctx, pageNo, read);
-        if (pageNo % PROGRESS_EVERY === 0) {
-          await paper.updateJob(
-            db,
-            job.id,
-            { done: pageNo, total: pageNo, heartbeatAt: clock.now() },
-            job.tries,
-          );
-        }
+        if (pageNo % PROGRESS_EVERY === 0) await take.progress({ done: pageNo, total: pageNo });
       }
-      await paper.updateJob(
-        db,
-        job.id,
-        {
-          state: 'done',
-          done: pageNo,
-          total: pageNo,
-          finishedAt: clock.now(),
-          heartbeatAt: clock.now(),
-        },
-        job.tries,
-      );
+      await take.finish({ done: pageNo, total: pageNo });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
     await removeChunks(job);
   }
 
-  return {
-    /** Makes every waiting job, one after another; answers how many it took. */
-    async runPending(): Promise<number> {
-      let taken = 0;
-      for (;;) {
-        const now = clock.now();
-        const job = await paper.claimJob(db, now, new Date(now.getTime() - STALE_MS));
-        if (!job) return taken;
-        taken += 1;
-        if (job.tries > MAX_TRIES) {
-          await paper.updateJob(db, job.id, {
-            state: 'failed',
-            errorCode: 'GENERAL_ERROR',
-            finishedAt: clock.now(),
-          });
-          continue;
-        }
-        try {
-          if (job.kind === 'booklets') await makeBooklets(job);
-          else await readScan(job);
-        } catch (error) {
-          const code = error instanceof AppError ? error.code : 'GENERAL_ERROR';
-          await paper.updateJob(
-            db,
-            job.id,
-            { state: 'failed', errorCode: code, finishedAt: clock.now() },
-            job.tries,
-          );
-          if (!(error instanceof AppError)) throw error;
-        }
-      }
-    },
+  const runner = jobRunner(clock, {
+    store: paper.jobs(db),
+    limits: LIMITS,
+    make: (job, take) => (job.kind === 'booklets' ? makeBooklets(job, take) : readScan(job, take)),
+  });
 
-    /** Ends the reading thread (the server is stopping). */
-    close: () => reading.close(),
+  return {
+    runPending: runner.runPending,
+
+    /** Ends the reading and drawing threads (the server is stopping). */
+    close: async () => {
+      await Promise.all([reading.close(), drawing.close()]);
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   editions,
@@ -9,6 +9,8 @@ import {
   tests,
   users,
 } from '../../db/schema.js';
+import { jobStore } from '../../lib/jobs/jobs.repo.js';
+import type { JobStore } from '../../lib/jobs/runner.js';
 
 /** PostgreSQL's unique_violation, also when Drizzle wraps it (DrizzleQueryError.cause). */
 function isUniqueViolation(e: unknown): boolean {
@@ -91,51 +93,15 @@ export async function advanceReceived(
   return row;
 }
 
-/** The next waiting job, or one whose maker went silent, now running under this take. */
-export async function claimJob(db: Db, now: Date, staleBefore: Date) {
-  return db.transaction(async (tx) => {
-    const [next] = await tx
-      .select({ id: paperJobs.id })
-      .from(paperJobs)
-      .where(
-        or(
-          eq(paperJobs.state, 'queued'),
-          and(eq(paperJobs.state, 'running'), lt(paperJobs.heartbeatAt, staleBefore)),
-        ),
-      )
-      .orderBy(paperJobs.createdAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!next) return undefined;
-    const [row] = await tx
-      .update(paperJobs)
-      .set({ state: 'running', heartbeatAt: now, tries: sql`${paperJobs.tries} + 1`, done: 0 })
-      .where(eq(paperJobs.id, next.id))
-      .returning();
-    return row;
-  });
-}
+/** What a paper job's maker and the scan upload write of it. */
+export type JobChange = Partial<typeof paperJobs.$inferInsert>;
+
+/** The paper jobs as the job runner reads and writes them (server/lib/jobs/jobs.repo.ts). */
+export const jobs = (db: Db): JobStore<PaperJobRow, JobChange> => jobStore(db, paperJobs);
 
 /** Writes the job's progress or end, only while it is still this take's (`take`). */
-export async function updateJob(
-  db: Db,
-  jobId: string,
-  set: Partial<typeof paperJobs.$inferInsert>,
-  take?: number,
-) {
-  const [row] = await db
-    .update(paperJobs)
-    .set(set)
-    .where(
-      and(
-        eq(paperJobs.id, jobId),
-        take === undefined ? undefined : eq(paperJobs.tries, take),
-        take === undefined ? undefined : eq(paperJobs.state, 'running'),
-      ),
-    )
-    .returning({ id: paperJobs.id });
-  return row !== undefined;
-}
+export const updateJob = (db: Db, jobId: string, change: JobChange, take?: number) =>
+  jobs(db).update(jobId, change, take);
 
 /**
  * A page stored as an answer page, claimed before its bytes go to the answer: a second copy
