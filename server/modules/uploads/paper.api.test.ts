@@ -11,7 +11,7 @@ import {
   type ScanPage,
 } from '../../../shared/schemas/paper.js';
 import type { StudentItems } from '../../../shared/schemas/uploads.js';
-import { scanPages as scanPagesTable } from '../../db/schema.js';
+import { files as filesTable, scanPages as scanPagesTable } from '../../db/schema.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { loadPdfFonts } from '../../lib/pdf/fonts.js';
 import { buildTestApp, type TestApp } from '../../test/app.js';
@@ -329,6 +329,12 @@ describe.skipIf(!poppler)('a scan of the written stack', { timeout: 180_000 }, (
     expect(codeOf(early)).toBe('SCAN_PAGES_WAITING');
     expect(detailsOf(early)).toMatchObject({ waiting: 3 });
 
+    const [kept] = await t.database.db
+      .select({ fileId: scanPagesTable.fileId })
+      .from(scanPagesTable)
+      .where(eq(scanPagesTable.id, smudged._id));
+    const waitingFile = kept?.fileId ?? '';
+    expect(waitingFile).not.toBe('');
     // Typed as it comes: lower case, no dash; the page is the first of question 2 not stored.
     const ok = await match(smudged, { code: anaCode.toLowerCase().replace('-', ''), itemIndex: 2 });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -338,6 +344,13 @@ describe.skipIf(!poppler)('a scan of the written stack', { timeout: 180_000 }, (
       itemIndex: 2,
       bookletPage: 2,
     });
+    // The image kept while it waited is gone (the answer's page is a file of its own): no
+    // unowned copy of a page is left behind.
+    const orphan = await t.database.db
+      .select({ id: filesTable.id })
+      .from(filesTable)
+      .where(eq(filesTable.id, waitingFile));
+    expect(orphan).toEqual([]);
     const again = await match(smudged, { code: anaCode, itemIndex: 2 });
     expect(again.statusCode).toBe(409);
     expect(codeOf(again)).toBe('SCAN_PAGE_NOT_WAITING');

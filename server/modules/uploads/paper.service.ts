@@ -15,6 +15,7 @@ import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-guard.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.js';
+import { deleteFileRecords } from '../../lib/files/records.js';
 import type { FileStorage } from '../../lib/files/storage.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as paper from './paper.repo.js';
@@ -356,6 +357,11 @@ export function paperService({ db, storage, clock, uploads }: PaperDeps) {
       } catch (error) {
         await paper.unmatchPage(db, page.id, page.fileId);
         throw error;
+      }
+      // The image kept while the page waited: the answer holds its own copy now.
+      if (page.fileId) {
+        const keys = await deleteFileRecords(db, [page.fileId]);
+        await Promise.all(keys.map((k) => storage.delete(k).catch(() => undefined)));
       }
       const toDto = await pageDtos(test.id);
       const after = await paper.findPage(db, test.id, page.id);
