@@ -4,14 +4,12 @@ import { lazy, Suspense, startTransition, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SEARCH_MAX } from '../../../../shared/schemas/home-values.js';
 import type { NavItem } from '../navigation.js';
+import { SEARCH_WIDTH } from './search-width.js';
 
 /** The search with its suggestions (MUI's Autocomplete and Popper.js): fetched when first used. */
 const NavSearchBox = lazy(() =>
   import('./NavSearchBox.js').then((m) => ({ default: m.NavSearchBox })),
 );
-
-/** Search field width: the same before and after the box arrives. */
-export const SEARCH_WIDTH = { xs: 140, sm: 320 };
 
 /**
  * The top bar's search field. The combobox behind it (NavSearchBox.tsx, ~7 kB brotli) is fetched

@@ -15,7 +15,7 @@ import type { SearchHit } from '../../../../shared/schemas/home.js';
 import { SEARCH_MAX, SEARCH_MIN } from '../../../../shared/schemas/home-values.js';
 import { useSearch } from '../../api/home.js';
 import { type NavItem, searchPages } from '../navigation.js';
-import { SEARCH_WIDTH } from './NavSearch.js';
+import { SEARCH_WIDTH } from './search-width.js';
 
 /** One suggestion: a page of the menu, or something the server found. */
 type Option = { group: 'page'; page: NavItem } | { group: SearchHit['kind']; hit: SearchHit };
