@@ -18,7 +18,7 @@ export function Footer() {
         alignItems: 'center',
       }}
     >
-      <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
+      <Typography variant="body2" color="text.secondary" sx={{ flex: 1, whiteSpace: 'nowrap' }}>
         {t('layout.rights', { year: new Date().getFullYear() })}
       </Typography>
       <Link href={TERMS_URL} variant="body2" underline="hover">
