@@ -16,6 +16,22 @@ import { LAPTOP, type Lang, openSignedIn, PASSWORD } from './session.js';
 const HOUR = 3_600_000;
 const PHONE = { width: 390, height: 844 };
 
+/**
+ * Switches a mark form to a free mark. A click that lands while the form is drawn again (the
+ * paper or the marks arriving) is lost, so it is repeated until the mark field is there; a click
+ * on the chosen mode changes nothing (the form keeps a mode, never none).
+ */
+async function chooseFreeMark(page: Page, lang: Lang) {
+  const button = page.getByRole('button', { name: lang === 'ro' ? 'Notă liberă' : 'Free mark' });
+  const field = page.getByLabel(lang === 'ro' ? /^Nota \(0/ : /^Mark \(0/);
+  await expect
+    .poll(async () => {
+      if ((await field.count()) === 0) await button.click();
+      return field.count();
+    })
+    .toBe(1);
+}
+
 /** A page of handwriting, photographed: drawn by the browser as a PNG. */
 async function handwritten(browser: Browser, lines: string[]) {
   const page = await browser.newPage({ viewport: { width: 480, height: 640 } });
@@ -321,13 +337,13 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     // the free mark, if he switches to it, reads 8.
     await expect.poll(() => radu.getByLabel(/Aduce fracțiile/).isChecked()).toBe(true);
     await expect.poll(() => radu.getByText('Nota din barem: 8 din 10').count()).toBe(1);
-    await radu.getByRole('button', { name: 'Notă liberă' }).click();
+    await chooseFreeMark(radu, 'ro');
     await expect.poll(() => radu.getByLabel(/^Nota \(0/).inputValue()).toBe('8');
     expect(await radu.getByLabel('Observație').inputValue()).toBe('Nu a simplificat la final.');
     await shot(radu, 'review-after-save-ro');
 
     // The stale tab: a free mark of 7 is refused as changed, and the paper shows the 8.
-    await stale.getByRole('button', { name: 'Notă liberă' }).click();
+    await chooseFreeMark(stale, 'ro');
     await stale.getByLabel(/^Nota \(0/).fill('7,25');
     await expect
       .poll(() => stale.getByText('Punctajul trebuie să fie un multiplu de 0,5').count())
@@ -347,7 +363,7 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     // Blind: Ana does not see Radu's 8 before giving her mark.
     const before = ana.getByRole('table', { name: 'Marks of the paper' });
     expect((await before.count()) === 0 || !/8/.test(await before.innerText())).toBe(true);
-    await ana.getByRole('button', { name: 'Free mark' }).click();
+    await chooseFreeMark(ana, 'en');
     await ana.getByLabel(/^Mark \(0/).fill('3');
     await ana.getByLabel('Note').fill('Only the common denominator is right.');
     await shot(ana, 'review-marking-en');
@@ -419,7 +435,7 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     const elena = await signIn('elena@profesori.example.ro', 'ro');
     await openFirst(elena, 'contestatii', 'De corectat');
     await expect.poll(() => elena.getByText(/Am adus la același numitor/).count()).toBe(1);
-    await elena.getByRole('button', { name: 'Notă liberă' }).click();
+    await chooseFreeMark(elena, 'ro');
     await elena.getByLabel(/^Nota \(0/).fill('9');
     await elena.getByRole('button', { name: 'Salvează nota' }).click();
     await toast(elena, 'Nota a fost salvată');
@@ -430,7 +446,7 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await openFirst(dan, 'contestatii', 'To mark');
     // The paper first: a click before it has loaded is lost when the form is drawn again.
     await expect.poll(() => dan.getByText(/Am adus la același numitor/).count()).toBe(1);
-    await dan.getByRole('button', { name: 'Free mark' }).click();
+    await chooseFreeMark(dan, 'en');
     await dan.getByLabel(/^Mark \(0/).fill('5');
     await dan.getByRole('button', { name: 'Save the mark' }).click();
     await toast(dan, 'The mark has been saved');
@@ -441,7 +457,7 @@ describe.skipIf(!hasChromium)('marking, mediation and appeals in the browser', (
     await openFirst(ioana, 'contestatii', 'Așteaptă mediere');
     await expect.poll(() => marks(ioana)).toMatch(/Corectorul \d\s+9\b/);
     await expect.poll(() => marks(ioana)).toMatch(/Corectorul \d\s+5\b/);
-    await ioana.getByRole('button', { name: 'Notă liberă' }).click();
+    await chooseFreeMark(ioana, 'ro');
     await ioana.getByLabel(/^Nota \(0/).fill('8');
     await ioana.getByRole('button', { name: 'Salvează medierea' }).click();
     await toast(ioana, 'Nota a fost salvată');
