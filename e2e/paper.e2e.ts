@@ -299,7 +299,8 @@ describe.skipIf(!hasChromium || !poppler)('paper exams: booklets, one scan, matc
     await page.context().close();
   }, 300_000);
 
-  it('the review does not start while pages wait', async () => {
+  /** The exam admin asks to start the review from the phase page; the toast says how it went. */
+  const startReview = async (expected: string) => {
     const page = await signIn('ioana@profesori.example.ro', 'ro');
     await page.goto(`${podium.baseUrl}${phaseUrl()}`);
     const section = page.getByRole('region', { name: 'Corectare' });
@@ -308,8 +309,12 @@ describe.skipIf(!hasChromium || !poppler)('paper exams: booklets, one scan, matc
       .getByRole('dialog', { name: 'Începeți corectarea?' })
       .getByRole('button', { name: 'Începe corectarea' })
       .click();
-    await toast(page, 'Încă sunt pagini scanate care așteaptă');
+    await toast(page, expected);
     await page.context().close();
+  };
+
+  it('the review does not start while pages wait', async () => {
+    await startReview('Încă sunt pagini scanate care așteaptă');
   }, 120_000);
 
   it('matches the unread pages by hand: code, question, Enter; a blank one set aside', async () => {
@@ -393,16 +398,7 @@ describe.skipIf(!hasChromium || !poppler)('paper exams: booklets, one scan, matc
   }, 240_000);
 
   it('the review starts, and a reviewer marks a scanned page blind', async () => {
-    const page = await signIn('ioana@profesori.example.ro', 'ro');
-    await page.goto(`${podium.baseUrl}${phaseUrl()}`);
-    const section = page.getByRole('region', { name: 'Corectare' });
-    await section.getByRole('button', { name: 'Începe corectarea' }).click();
-    await page
-      .getByRole('dialog', { name: 'Începeți corectarea?' })
-      .getByRole('button', { name: 'Începe corectarea' })
-      .click();
-    await toast(page, 'Corectarea a început');
-    await page.context().close();
+    await startReview('Corectarea a început');
 
     const radu = await signIn('radu@profesori.example.ro', 'ro');
     await radu.goto(`${podium.baseUrl}${phaseUrl()}/corectare`);
